@@ -1,0 +1,23 @@
+from __future__ import annotations
+
+from typing import Any
+
+from allauth.account.adapter import DefaultAccountAdapter
+from django.conf import settings
+from django.http import HttpRequest
+from django.utils import translation
+
+
+class AccountAdapter(DefaultAccountAdapter):
+    def save_user(self, request: HttpRequest, user: Any, form: Any, commit: bool = True) -> Any:
+        # A new account starts in the language the visitor was browsing in.
+        language = translation.get_language() or settings.LANGUAGE_CODE
+        supported = {code for code, _name in settings.LANGUAGES}
+        user.language = language if language in supported else settings.LANGUAGE_CODE
+        return super().save_user(request, user, form, commit=commit)
+
+    def send_mail(self, template_prefix: str, email: str, context: dict[str, Any]) -> None:
+        # Without django.contrib.sites, allauth's current_site is the request host; the
+        # e-mails name the site by its configured name instead.
+        context = {**context, "site_name": settings.SITE_NAME}
+        super().send_mail(template_prefix, email, context)

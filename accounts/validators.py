@@ -1,0 +1,23 @@
+from __future__ import annotations
+
+import functools
+import zoneinfo
+
+from django.core.exceptions import ValidationError
+from django.utils.translation import gettext_lazy as _
+
+
+@functools.cache
+def available_time_zones() -> frozenset[str]:
+    """The IANA time zone names this machine knows (system database plus tzdata)."""
+    return frozenset(zoneinfo.available_timezones())
+
+
+def validate_time_zone(value: str) -> None:
+    # Membership in the list refuses paths and odd files that ZoneInfo() alone would accept.
+    if value not in available_time_zones():
+        raise ValidationError(
+            _("“%(value)s” is not a known time zone. Use a name such as Europe/Madrid."),
+            code="invalid_time_zone",
+            params={"value": value},
+        )

@@ -1,0 +1,36 @@
+"""Fixtures shared by all tests: alice, bob and charlie are ordinary, verified users."""
+
+from __future__ import annotations
+
+import pytest
+from pytest_django.fixtures import Settings
+
+from accounts.models import User
+from tests.factories import DEFAULT_PASSWORD, UserFactory
+
+
+@pytest.fixture(autouse=True)
+def _fast_password_hashing(settings: Settings) -> None:
+    # The real hasher is deliberately slow; tests only need passwords to round-trip.
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@pytest.fixture
+def password() -> str:
+    """The password every factory-made user has."""
+    return DEFAULT_PASSWORD
+
+
+@pytest.fixture
+def alice(db: None) -> User:
+    return UserFactory(username="alice", display_name="Alice")
+
+
+@pytest.fixture
+def bob(db: None) -> User:
+    return UserFactory(username="bob", display_name="Bob")
+
+
+@pytest.fixture
+def charlie(db: None) -> User:
+    return UserFactory(username="charlie", display_name="Charlie")

@@ -1,0 +1,113 @@
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from django.core.exceptions import ImproperlyConfigured
+
+from config.env import env_bool, env_choice, env_int, env_list, env_str
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.mark.parametrize(
+    ("raw", "expected"),
+    [
+        ("1", True),
+        ("TRUE", True),
+        ("yes", True),
+        ("On", True),
+        ("0", False),
+        ("false", False),
+        ("No", False),
+        ("off", False),
+    ],
+)
+def test_env_bool_reads_the_usual_spellings(monkeypatch, raw, expected):
+    monkeypatch.setenv("MONOPOLY_FLAG", raw)
+
+    assert env_bool("MONOPOLY_FLAG", not expected) is expected
+
+
+def test_env_bool_refuses_maybe_and_names_the_variable_and_value(monkeypatch):
+    monkeypatch.setenv("MONOPOLY_FLAG", "maybe")
+
+    with pytest.raises(ImproperlyConfigured) as excinfo:
+        env_bool("MONOPOLY_FLAG", False)
+
+    assert "MONOPOLY_FLAG" in str(excinfo.value)
+    assert "'maybe'" in str(excinfo.value)
+
+
+def test_unset_or_empty_variables_give_the_default(monkeypatch):
+    monkeypatch.delenv("MONOPOLY_UNSET", raising=False)
+    monkeypatch.setenv("MONOPOLY_EMPTY", "  ")
+
+    assert env_bool("MONOPOLY_UNSET", True) is True
+    assert env_int("MONOPOLY_EMPTY", 7) == 7
+    assert env_str("MONOPOLY_UNSET", "x") == "x"
+    assert env_list("MONOPOLY_EMPTY", ["a"]) == ["a"]
+
+
+def test_env_int_refuses_words_and_values_below_the_minimum(monkeypatch):
+    monkeypatch.setenv("MONOPOLY_PORT", "eighty")
+    with pytest.raises(ImproperlyConfigured, match=r"MONOPOLY_PORT.*'eighty'"):
+        env_int("MONOPOLY_PORT", 80)
+
+    monkeypatch.setenv("MONOPOLY_PORT", "0")
+    with pytest.raises(ImproperlyConfigured, match="at least 1"):
+        env_int("MONOPOLY_PORT", 80, minimum=1)
+
+    monkeypatch.setenv("MONOPOLY_PORT", " 8080 ")
+    assert env_int("MONOPOLY_PORT", 80, minimum=1) == 8080
+
+
+def test_env_str_without_default_is_required(monkeypatch):
+    monkeypatch.delenv("MONOPOLY_REQUIRED", raising=False)
+
+    with pytest.raises(ImproperlyConfigured, match="MONOPOLY_REQUIRED must be set"):
+        env_str("MONOPOLY_REQUIRED")
+
+
+def test_env_list_and_env_choice(monkeypatch):
+    monkeypatch.setenv("MONOPOLY_HOSTS", "a.example, b.example,,")
+    monkeypatch.setenv("MONOPOLY_LEVEL", "LOUD")
+
+    assert env_list("MONOPOLY_HOSTS") == ["a.example", "b.example"]
+    with pytest.raises(ImproperlyConfigured, match=r"MONOPOLY_LEVEL.*'LOUD'"):
+        env_choice("MONOPOLY_LEVEL", "INFO", ["DEBUG", "INFO"])
+
+
+def _import_settings(**env: str) -> subprocess.CompletedProcess[str]:
+    clean = {k: v for k, v in os.environ.items() if k not in {"DEBUG", "SECRET_KEY"}}
+    return subprocess.run(
+        [sys.executable, "-c", "import config.settings"],
+        cwd=ROOT,
+        env={**clean, **env},
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+
+
+def test_settings_refuse_to_start_without_secret_key_when_not_debugging():
+    result = _import_settings(DEBUG="false")
+
+    assert result.returncode != 0
+    assert "SECRET_KEY must be set" in result.stderr
+
+
+def test_settings_refuse_a_bad_debug_value():
+    result = _import_settings(DEBUG="maybe")
+
+    assert result.returncode != 0
+    assert "DEBUG" in result.stderr and "'maybe'" in result.stderr
+
+
+def test_settings_start_in_production_mode_with_a_secret_key():
+    result = _import_settings(DEBUG="false", SECRET_KEY="s3cret-for-the-test")
+
+    assert result.returncode == 0, result.stderr
