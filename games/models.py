@@ -1,0 +1,226 @@
+"""Tables, seats, games and everything a game stores.
+
+The engine's state (``Game.state``, JSON) is the authority for play; the per-game rows below
+(deeds, decks, auctions, trades) mirror it for queries, admin and moderation, and are written in
+the same transaction as the state by ``services.game_submit_action`` — a test checks that they
+never disagree. ``GameAction`` is the append-only log: a game replays from its rule set, seed and
+the actions in it.
+"""
+
+from __future__ import annotations
+
+import secrets
+
+from django.conf import settings
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+from games.engine import PRESET_NAMES, RuleSet
+
+
+def _invite_code() -> str:
+    return secrets.token_urlsafe(9)
+
+
+class Table(models.Model):
+    """A game being arranged: rule set, pace, seats. It becomes a Game when the host starts it."""
+
+    class Pace(models.TextChoices):
+        LIVE = "live", _("Live")
+        CORRESPONDENCE = "correspondence", _("Correspondence")
+
+    class Status(models.TextChoices):
+        OPEN = "open", _("Waiting for players")
+        PLAYING = "playing", _("Playing")
+        FINISHED = "finished", _("Finished")
+        CANCELLED = "cancelled", _("Cancelled")
+
+    TURN_HOURS = (1, 12, 24, 72)  # RULES.md 1, pace: correspondence timers
+
+    host = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="hosted_tables")
+    name = models.CharField(max_length=80)
+    preset = models.CharField(max_length=20, choices=[(p, p) for p in PRESET_NAMES])
+    options = models.JSONField(default=dict, blank=True, help_text="Overrides of the preset (RULES.md 1 keys).")
+    pace = models.CharField(max_length=16, choices=Pace.choices, default=Pace.CORRESPONDENCE)
+    turn_hours = models.PositiveSmallIntegerField(null=True, blank=True)
+    seat_count = models.PositiveSmallIntegerField()
+    is_private = models.BooleanField(default=False)
+    invite_code = models.CharField(max_length=16, unique=True, default=_invite_code)
+    status = models.CharField(max_length=12, choices=Status.choices, default=Status.OPEN, db_index=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+
+    def __str__(self) -> str:
+        return self.name
+
+    @property
+    def rules(self) -> RuleSet:
+        return RuleSet.build(self.preset, self.options)
+
+    @property
+    def is_custom(self) -> bool:
+        return bool(self.options)
+
+
+class Seat(models.Model):
+    """A place at a table: a user, a bot, or empty. ``position`` is the engine's seat number."""
+
+    class Bot(models.TextChoices):
+        NONE = "", _("Human")
+        RANDOM = "random", _("Random bot")
+        STRATEGY = "strategy", _("Strategy bot")
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="seats")
+    position = models.PositiveSmallIntegerField()
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+                             related_name="seats")
+    bot = models.CharField(max_length=10, choices=Bot.choices, blank=True, default="")
+    team = models.PositiveSmallIntegerField(null=True, blank=True)
+    joined_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["position"]
+        constraints = [
+            models.UniqueConstraint(fields=["table", "position"], name="seat_unique_position"),
+            models.UniqueConstraint(fields=["table", "user"], condition=models.Q(user__isnull=False),
+                                    name="seat_unique_user"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.table_id}#{self.position}"
+
+    @property
+    def is_empty(self) -> bool:
+        return self.user_id is None and not self.bot
+
+    @property
+    def label(self) -> str:
+        if self.bot:
+            return f"{self.get_bot_display()} {self.position + 1}"
+        if self.user_id is None:
+            return _("Empty seat")
+        return self.user.display_name or self.user.username
+
+
+class Invitation(models.Model):
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="invitations")
+    email = models.EmailField()
+    invited_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["table", "email"], name="invitation_unique_email")]
+
+
+class Game(models.Model):
+    class Status(models.TextChoices):
+        ACTIVE = "active", _("In play")
+        FINISHED = "finished", _("Finished")
+        ABORTED = "aborted", _("Aborted")
+
+    table = models.OneToOneField(Table, on_delete=models.CASCADE, related_name="game")
+    seed = models.BigIntegerField()
+    state = models.JSONField()
+    version = models.PositiveIntegerField(default=0)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.ACTIVE, db_index=True)
+    round = models.PositiveIntegerField(default=1)
+    current_seat = models.PositiveSmallIntegerField(default=0)
+    pending = models.CharField(max_length=20, blank=True, default="")
+    waiting_seats = models.JSONField(default=list, blank=True)
+    # When the pending decision times out (RULES.md 11); null while nothing can time out.
+    deadline = models.DateTimeField(null=True, blank=True, db_index=True)
+    winner_seat = models.PositiveSmallIntegerField(null=True, blank=True)
+    started_at = models.DateTimeField(auto_now_add=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    def __str__(self) -> str:
+        return f"Game {self.pk} ({self.table})"
+
+
+class DeedRow(models.Model):
+    """Mirror of one deed's engine state."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="deeds")
+    square = models.PositiveSmallIntegerField()
+    owner_seat = models.PositiveSmallIntegerField(null=True, blank=True)
+    level = models.PositiveSmallIntegerField(default=0)  # 0-4 houses, 5 hotel / corporation
+    mortgaged = models.BooleanField(default=False)
+    mortgaged_round = models.PositiveIntegerField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["square"]
+        constraints = [models.UniqueConstraint(fields=["game", "square"], name="deed_unique_square")]
+
+
+class DeckRow(models.Model):
+    """Mirror of one card deck: the draw pile (top first) and, for world decks, the discards."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="decks")
+    name = models.CharField(max_length=10)
+    cards = models.JSONField(default=list)
+    discards = models.JSONField(default=list)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["game", "name"], name="deck_unique_name")]
+
+
+class AuctionRow(models.Model):
+    """Every auction of a game: open while the engine runs it, then closed with its result."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="auctions")
+    square = models.PositiveSmallIntegerField()
+    what = models.CharField(max_length=10)  # deed, expiry, own, building
+    opened_seq = models.PositiveIntegerField()
+    is_open = models.BooleanField(default=True)
+    high_bid = models.PositiveIntegerField(default=0)
+    leader_seat = models.PositiveSmallIntegerField(null=True, blank=True)
+    bidders = models.JSONField(default=list)
+    passed = models.JSONField(default=list)
+
+    class Meta:
+        ordering = ["opened_seq"]
+
+
+class TradeRow(models.Model):
+    class Status(models.TextChoices):
+        OPEN = "open", _("Waiting for an answer")
+        ACCEPTED = "accepted", _("Accepted")
+        REJECTED = "rejected", _("Rejected")
+        CANCELLED = "cancelled", _("Withdrawn")
+        VOID = "void", _("Void")
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="trades")
+    number = models.PositiveIntegerField()  # the engine's trade id
+    from_seat = models.PositiveSmallIntegerField()
+    to_seat = models.PositiveSmallIntegerField()
+    give = models.JSONField()
+    take = models.JSONField()
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.OPEN)
+    created_at = models.DateTimeField(auto_now_add=True)
+    closed_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["number"]
+        constraints = [models.UniqueConstraint(fields=["game", "number"], name="trade_unique_number")]
+
+
+class GameAction(models.Model):
+    """The append-only log: one row per applied action, with the events it produced."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="actions")
+    seq = models.PositiveIntegerField()
+    seat = models.PositiveSmallIntegerField(null=True, blank=True)
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+                             related_name="+")
+    action = models.JSONField()
+    events = models.JSONField(default=list)
+    # "player", "bot", "timeout" or "clock"; timeouts and bot moves have no user.
+    source = models.CharField(max_length=10, default="player")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["seq"]
+        constraints = [models.UniqueConstraint(fields=["game", "seq"], name="action_unique_seq")]
