@@ -922,6 +922,11 @@ def _act_bid(ctx: Ctx, p: int, a: dict) -> None:
         raise IllegalAction(f"a bid of {amount} is above your cash ({st.players[p].cash})")
     f["high"] = amount
     f["leader"] = p
+    if f["style"] == "open":
+        # RULES.md 4, open auction: it ends when every other bidder has passed *after* the
+        # highest bid, so a new bid reopens it for those who passed before (only in the
+        # rotating style is a pass final).
+        f["passed"].clear()
     ctx.ev("bid", p=p, amount=amount)
     _fix_turn(f)
     _after_bid_step(ctx, f)
