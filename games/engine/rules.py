@@ -594,17 +594,14 @@ def _card(ctx: Ctx, p: int, effect: tuple) -> None:
 
 
 def _destroy_targets(st: GameState, p: int) -> list[int]:
-    """Opponents' properties with buildings whose level may drop without breaking even
-    building (the highest of their group)."""
+    """RULES.md 5, w_destroy_building: any opponent's property with buildings. Even building
+    (section 8) binds builds and sales only, so the drawer's pick is not limited to the highest
+    deed of its group."""
     out = []
     for sq in st.board.streets:
         o = st.owner[sq]
         if o in (NO_OWNER, p) or st.teammates(p, o) or not st.level[sq]:
             continue
-        if st.rules.even_building:
-            top = max(_eff(st, st.level[x]) for x in st.board.group_of[sq])
-            if _eff(st, st.level[sq]) != top:
-                continue
         out.append(sq)
     return out
 
