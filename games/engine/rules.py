@@ -1674,7 +1674,7 @@ def _act_destroy(ctx: Ctx, p: int, a: dict) -> None:
     _decision(st, p, "destroy")
     sq = _square_param(a)
     if sq not in _destroy_targets(st, p):
-        raise IllegalAction("pick an opponent's property with buildings (the highest of its group)")
+        raise IllegalAction("pick an opponent's property with buildings")
     st.stack.pop()
     _destroy(ctx, p, sq)
 
