@@ -687,7 +687,9 @@ def _check_end(ctx: Ctx) -> bool:
     if len(active) == 1:
         _finish(ctx, active[0])
         return True
-    if ctx.rules.end == "second_bankruptcy" and len(st.bankrupt_order) >= 2:
+    # RULES.md 12: count every bankrupt player, including those a position starts with
+    # (bankrupt_order only records bankruptcies that happened in this state's history).
+    if ctx.rules.end == "second_bankruptcy" and len(st.players) - len(active) >= 2:
         _finish(ctx, _richest(st))
         return True
     return False
