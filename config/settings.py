@@ -30,6 +30,9 @@ ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["127.0.0.1", "localhost", "[::1]"] if
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS")
 
 SITE_NAME = env_str("SITE_NAME", "Monopoly")
+# The site's own address, for absolute links in e-mails (turn reminders, invitations); bin/run
+# sets it to the port it serves on.
+SITE_URL = env_str("SITE_URL", "http://127.0.0.1:8000").rstrip("/")
 
 INSTALLED_APPS = [
     "django.contrib.admin",
@@ -119,7 +122,7 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
 LOGIN_URL = "account_login"
-LOGIN_REDIRECT_URL = "home"
+LOGIN_REDIRECT_URL = "games:lobby"
 
 # django-allauth: sign-up needs a verified e-mail address; sign in by e-mail or username.
 ACCOUNT_ADAPTER = "accounts.adapters.AccountAdapter"
@@ -210,7 +213,15 @@ CELERY_TASK_IGNORE_RESULT = True
 CELERY_TIMEZONE = TIME_ZONE
 CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
 # Periodic tasks (turn deadlines and the like) are added here by the apps that own them.
-CELERY_BEAT_SCHEDULE: dict[str, dict] = {}
+CELERY_BEAT_SCHEDULE: dict[str, dict] = {
+    # Live tables give a bidder 20 s, so deadlines are looked at every few seconds (RULES.md 11).
+    "games-process-deadlines": {
+        "task": "games.tasks.process_deadlines",
+        "schedule": 5.0,
+        # A run that could not start within its own period is pointless: the next one is due.
+        "options": {"expires": 5.0},
+    },
+}
 
 LOGGING = {
     "version": 1,

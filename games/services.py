@@ -60,15 +60,19 @@ def table_rules(*, preset: str, options: dict[str, Any], pace: str) -> RuleSet:
     in minutes is counted in rounds instead (RULES.md 1, pace), unless the host set rounds."""
     rules = RuleSet.build(preset, options)
     if pace == Table.Pace.CORRESPONDENCE:
+        # No clock runs on these tables, so minutes never apply: a threshold the host gave in
+        # rounds replaces them, else the defaults in rounds do.
         changes: dict[str, Any] = {}
-        if rules.salary_stops_minutes is not None and rules.salary_stops_round is None:
+        if rules.salary_stops_minutes is not None:
             changes["salary_stops_minutes"] = None
-            changes["salary_stops_round"] = CORRESPONDENCE_ROUNDS["salary_stops_round"]
-        if rules.rent_tax_minutes is not None and rules.rent_tax_round is None:
+            if rules.salary_stops_round is None:
+                changes["salary_stops_round"] = CORRESPONDENCE_ROUNDS["salary_stops_round"]
+        if rules.rent_tax_minutes is not None:
             changes["rent_tax_minutes"] = None
-            changes["rent_tax_round"] = CORRESPONDENCE_ROUNDS["rent_tax_round"]
-            if rules.rent_tax_step_rounds is None:
-                changes["rent_tax_step_rounds"] = CORRESPONDENCE_ROUNDS["rent_tax_step_rounds"]
+            if rules.rent_tax_round is None:
+                changes["rent_tax_round"] = CORRESPONDENCE_ROUNDS["rent_tax_round"]
+        if (rules.rent_tax_round is not None or "rent_tax_round" in changes) and rules.rent_tax_step_rounds is None:
+            changes["rent_tax_step_rounds"] = CORRESPONDENCE_ROUNDS["rent_tax_step_rounds"]
         if changes:
             rules = rules.with_options(**changes)
     return rules
@@ -127,8 +131,48 @@ def table_join(*, table: Table, user, position: int | None = None) -> Seat:
         raise GameError("that seat is taken" if position is not None else "the table is full")
     seat = free[0]
     seat.user = user
-    seat.save(update_fields=["user"])
+    fields = ["user"]
+    if table.rules.teams:
+        seat.team = _lighter_team(seats, seat)
+        fields.append("team")
+    seat.save(update_fields=fields)
     return seat
+
+
+def _lighter_team(seats: list[Seat], seat: Seat) -> int:
+    """The team with fewer occupied seats (the seat's own team on a tie), for a newcomer."""
+    counts = [sum(1 for s in seats if s.team == t and s.pk != seat.pk and not s.is_empty) for t in (0, 1)]
+    if counts[0] == counts[1]:
+        return seat.team if seat.team in (0, 1) else 0
+    return 0 if counts[0] < counts[1] else 1
+
+
+@transaction.atomic
+def table_change_seat(*, table: Table, user, position: int) -> Seat:
+    """A seated player moves to an empty seat (the engine's seat order is the turn order)."""
+    table = _open_table(table.pk)
+    seats = list(table.seats.select_for_update())
+    mine = next((s for s in seats if s.user_id == user.pk), None)
+    if mine is None:
+        raise GameError("you have no seat at this table")
+    target = next((s for s in seats if s.position == position), None)
+    if target is None:
+        raise GameError("no such seat")
+    if target.pk == mine.pk:
+        return mine
+    if not target.is_empty:
+        raise GameError("that seat is taken")
+    mine.user = None
+    mine.save(update_fields=["user"])
+    target.user = user
+    fields = ["user"]
+    if table.rules.teams:
+        # The player keeps their team; the seat they left takes the other one's.
+        target.team, mine.team = mine.team, target.team
+        mine.save(update_fields=["team"])
+        fields.append("team")
+    target.save(update_fields=fields)
+    return target
 
 
 @transaction.atomic
@@ -151,28 +195,42 @@ def table_set_seat(*, table: Table, by, position: int, bot: str) -> Seat:
         raise NotAllowed("only the host may seat bots")
     if bot not in Seat.Bot.values:
         raise GameError("unknown bot")
-    seat = table.seats.select_for_update().filter(position=position).first()
+    seats = list(table.seats.select_for_update())
+    seat = next((s for s in seats if s.position == position), None)
     if seat is None:
         raise GameError("no such seat")
     if seat.user_id is not None:
         raise GameError("a player sits there")
     seat.bot = bot
-    seat.save(update_fields=["bot"])
+    fields = ["bot"]
+    if bot and table.rules.teams:
+        seat.team = _lighter_team(seats, seat)
+        fields.append("team")
+    seat.save(update_fields=fields)
     return seat
 
 
 @transaction.atomic
-def table_set_team(*, table: Table, user, team: int) -> Seat:
+def table_set_team(*, table: Table, user, team: int, position: int | None = None) -> Seat:
+    """A player picks their team; the host may also move a bot (``position``) to a team.
+    Only occupied seats count towards a team's two places; empty seats follow."""
     table = _open_table(table.pk)
     if not table.rules.teams:
         raise GameError("this is not a team game")
     if team not in (0, 1):
         raise GameError("choose team 1 or 2")
     seats = list(table.seats.select_for_update())
-    mine = next((s for s in seats if s.user_id == user.pk), None)
-    if mine is None:
-        raise GameError("you have no seat at this table")
-    if sum(1 for s in seats if s.team == team and s.pk != mine.pk) >= 2:
+    if position is None:
+        mine = next((s for s in seats if s.user_id == user.pk), None)
+        if mine is None:
+            raise GameError("you have no seat at this table")
+    else:
+        if table.host_id != user.pk:
+            raise NotAllowed("only the host may move bots between teams")
+        mine = next((s for s in seats if s.position == position and s.bot), None)
+        if mine is None:
+            raise GameError("no bot sits there")
+    if sum(1 for s in seats if s.team == team and s.pk != mine.pk and not s.is_empty) >= 2:
         raise GameError("that team is full")
     mine.team = team
     mine.save(update_fields=["team"])
@@ -315,6 +373,10 @@ def _write(sub: Submission, seats: list[Seat], *, before: dict | None) -> None:
         game.finished_at = now
         fields += ["status", "winner_seat", "finished_at"]
         Table.objects.filter(pk=game.table_id).update(status=Table.Status.FINISHED)
+        if game.table.pace == Table.Pace.CORRESPONDENCE:
+            from games import tasks
+            finished_id = game.pk
+            transaction.on_commit(lambda: tasks.notify_game_over.delay(finished_id))
     game.save(update_fields=fields)
     _sync_rows(game, state, before, sub.events, now)
     if moved:

@@ -1,0 +1,112 @@
+"""E-mails of the games app: your turn, an invitation, game over.
+
+Each e-mail is three templates under templates/emails/ (``<name>_subject.txt``, ``<name>.txt``,
+``<name>.html``), rendered in the recipient's language and time zone, with absolute links built
+from settings.SITE_URL.
+"""
+
+from __future__ import annotations
+
+import logging
+import zoneinfo
+from collections.abc import Iterable
+from typing import Any
+
+from django.conf import settings
+from django.core.mail import EmailMultiAlternatives
+from django.template.loader import render_to_string
+from django.utils import timezone, translation
+
+from accounts.models import User
+from games.links import absolute, game_path, invite_path
+from games.models import Game, Invitation, Seat
+from games.options import PRESET_LABELS
+
+logger = logging.getLogger(__name__)
+
+
+def _zone(name: str | None) -> zoneinfo.ZoneInfo | None:
+    try:
+        return zoneinfo.ZoneInfo(name) if name else None
+    except (zoneinfo.ZoneInfoNotFoundError, ValueError):
+        return None
+
+
+def _send(*, name: str, to: str, context: dict[str, Any], language: str | None = None,
+          time_zone: str | None = None) -> None:
+    """Render the three templates of e-mail ``name`` for one recipient and send it."""
+    context = {"site_name": settings.SITE_NAME, "site_url": settings.SITE_URL, **context}
+    with translation.override(language or settings.LANGUAGE_CODE):
+        zone = _zone(time_zone)
+        if zone is not None:
+            timezone.activate(zone)
+        try:
+            context["LANGUAGE_CODE"] = translation.get_language()
+            # A subject is one line, whatever the template's line breaks.
+            subject = " ".join(render_to_string(f"emails/{name}_subject.txt", context).split())
+            text = render_to_string(f"emails/{name}.txt", context)
+            html = render_to_string(f"emails/{name}.html", context)
+        finally:
+            if zone is not None:
+                timezone.deactivate()
+    message = EmailMultiAlternatives(subject=subject, body=text, to=[to])
+    message.attach_alternative(html, "text/html")
+    message.send()
+
+
+def _humans(game: Game, positions: Iterable[int] | None = None) -> list[tuple[Seat, User]]:
+    """The human players of a game (optionally only those seats) who have an e-mail address."""
+    wanted = set(positions) if positions is not None else None
+    seats = game.table.seats.filter(user__isnull=False, bot="").select_related("user")
+    return [(s, s.user) for s in seats
+            if s.user.email and s.user.is_active and (wanted is None or s.position in wanted)]
+
+
+def _game_context(game: Game) -> dict[str, Any]:
+    table = game.table
+    return {
+        "game": game,
+        "table": table,
+        "preset": PRESET_LABELS.get(table.preset, table.preset),
+        "game_url": absolute(game_path(game.pk, table.pk)),
+    }
+
+
+def send_your_turn(*, game: Game) -> int:
+    """E-mail each human the game waits on (RULES.md 1: correspondence tables). Returns how many."""
+    players = game.state.get("players") or []
+    sent = 0
+    for seat, user in _humans(game, game.waiting_seats or []):
+        if seat.position < len(players) and players[seat.position].get("bankrupt"):
+            continue
+        context = {**_game_context(game), "user": user, "seat": seat, "deadline": game.deadline}
+        _send(name="your_turn", to=user.email, context=context, language=user.language,
+              time_zone=user.time_zone)
+        sent += 1
+    return sent
+
+
+def send_game_over(*, game: Game, winner: str) -> int:
+    sent = 0
+    for seat, user in _humans(game):
+        context = {**_game_context(game), "user": user, "winner": winner,
+                   "you_won": game.winner_seat == seat.position}
+        _send(name="game_over", to=user.email, context=context, language=user.language,
+              time_zone=user.time_zone)
+        sent += 1
+    return sent
+
+
+def send_invitation(*, invitation: Invitation) -> None:
+    table = invitation.table
+    invitee = User.objects.filter(email__iexact=invitation.email, is_active=True).first()
+    context = {
+        "table": table,
+        "preset": PRESET_LABELS.get(table.preset, table.preset),
+        "inviter": invitation.invited_by.public_name,
+        "invite_url": absolute(invite_path(table.invite_code)),
+        "invitee": invitee,
+    }
+    language = invitee.language if invitee else invitation.invited_by.language
+    _send(name="invitation", to=invitation.email, context=context, language=language,
+          time_zone=invitee.time_zone if invitee else None)

@@ -1,0 +1,53 @@
+"""Fixtures of the games app's site tests: tables, started games, Celery run inline."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import pytest
+
+from accounts.models import User
+from config.celery import app as celery_app
+from games import services
+from games.models import Game, Table
+
+
+@pytest.fixture
+def make_table(db: None) -> Callable[..., Table]:
+    """services.table_create with defaults: a public classic correspondence table, 24 h a turn."""
+
+    def make(host: User, **kwargs: Any) -> Table:
+        kwargs.setdefault("name", "Test table")
+        kwargs.setdefault("preset", "classic")
+        return services.table_create(host=host, **kwargs)
+
+    return make
+
+
+@pytest.fixture
+def make_game(make_table: Callable[..., Table]) -> Callable[..., Game]:
+    """A started game: the host in seat 0, then the other users, then bots in the rest."""
+
+    def make(host: User, *others: User, bots: tuple[str, ...] = (), **kwargs: Any) -> Game:
+        kwargs.setdefault("seat_count", 1 + len(others) + len(bots))
+        table = make_table(host, **kwargs)
+        for user in others:
+            services.table_join(table=table, user=user)
+        empty = [s.position for s in table.seats.all() if s.is_empty]
+        for position, bot in zip(empty, bots, strict=True):
+            services.table_set_seat(table=table, by=host, position=position, bot=bot)
+        return services.table_start(table=table, by=host)
+
+    return make
+
+
+@pytest.fixture
+def celery_eager() -> Iterator[None]:
+    """Run .delay() inline (as CELERY_TASK_ALWAYS_EAGER=true would), for this test only."""
+    previous = celery_app.conf.task_always_eager
+    celery_app.conf.task_always_eager = True
+    try:
+        yield
+    finally:
+        celery_app.conf.task_always_eager = previous
