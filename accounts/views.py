@@ -61,5 +61,5 @@ def account_delete(request: HttpRequest) -> HttpResponse:
         else:
             logout(request)
             messages.success(request, _("Your account has been deleted. Goodbye!"))
-            return redirect("home")
+            return redirect("games:lobby")
     return render(request, "accounts/delete.html", {"form": form})

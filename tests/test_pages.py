@@ -6,21 +6,23 @@ from django.urls import reverse
 
 
 @pytest.mark.django_db
-def test_home_page_welcomes_visitors_with_sign_in_links(client):
-    response = client.get(reverse("home"))
+def test_home_page_is_the_lobby_and_welcomes_visitors_with_sign_in_links(client):
+    response = client.get("/")
 
     html = response.content.decode()
     assert response.status_code == 200
     assert "Welcome to Monopoly" in html
     assert reverse("account_login") in html
     assert reverse("account_signup") in html
+    assert reverse("games:lobby") == "/"
+    assert "Open tables" in html
 
 
 @pytest.mark.django_db
 def test_base_layout_sets_the_csrf_header_for_htmx_and_loads_htmx_locally(client, alice):
     client.force_login(alice)
 
-    response = client.get(reverse("home"))
+    response = client.get(reverse("games:lobby"))
 
     html = response.content.decode()
     csrf = response.context["csrf_token"]

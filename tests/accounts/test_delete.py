@@ -29,7 +29,7 @@ def test_delete_with_the_password_removes_the_account_and_signs_out(client, alic
     response = client.post(reverse("accounts:delete"), {"password": password})
 
     assert response.status_code == 302
-    assert response["Location"] == reverse("home")
+    assert response["Location"] == reverse("games:lobby")
     assert not User.objects.filter(pk=alice.pk).exists()
     assert not EmailAddress.objects.filter(email=alice.email).exists()
     assert "_auth_user_id" not in client.session

@@ -10,7 +10,7 @@ def test_login_by_username_or_email(client, alice, password, login):
     response = client.post(reverse("account_login"), {"login": login, "password": password})
 
     assert response.status_code == 302
-    assert response["Location"] == reverse("home")
+    assert response["Location"] == reverse("games:lobby")
     assert client.session["_auth_user_id"] == str(alice.pk)
 
 

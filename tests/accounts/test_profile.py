@@ -38,7 +38,7 @@ def test_profile_update_saves_display_name_language_and_time_zone(client, alice)
         "Europe/Madrid",
     )
     # The next page is served in the user's language.
-    response = client.get(reverse("home"))
+    response = client.get(reverse("games:lobby"))
     assert response["Content-Language"] == "es"
 
 

@@ -1,0 +1,264 @@
+"""Reads of the tables half (HackSoft style): the lobby, a table page, the "My games" dashboard.
+
+Each read runs a fixed number of queries whatever the number of tables or games (the tests hold
+them to it with django_assert_max_num_queries).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+
+from django.db.models import Count, Prefetch, Q, QuerySet
+from django.http import Http404
+
+from games.engine import RuleSet
+from games.links import game_path, table_path
+from games.models import Game, Invitation, Seat, Table
+from games.options import Change, pace_summary, rule_highlights, table_changes
+from games.services import table_rules
+
+LOBBY_LIMIT = 60
+_NEVER = datetime.max.replace(tzinfo=UTC)
+DASHBOARD_FINISHED_LIMIT = 30
+
+_OCCUPIED = Q(seats__user__isnull=False) | ~Q(seats__bot="")
+
+
+@dataclass
+class TableCard:
+    """What the lobby and the dashboard show of a table."""
+
+    table: Table
+    taken: int
+    changes: list[Change]
+    pace: str
+
+    @property
+    def is_custom(self) -> bool:
+        return bool(self.changes)
+
+    @property
+    def free(self) -> int:
+        return max(0, self.table.seat_count - self.taken)
+
+    @property
+    def dots(self) -> list[bool]:
+        """One per seat, taken ones first (the card's little row of seats)."""
+        return [True] * min(self.taken, self.table.seat_count) + [False] * self.free
+
+
+def _card(table: Table, taken: int) -> TableCard:
+    try:
+        pace = pace_summary(pace=table.pace, turn_hours=table.turn_hours,
+                            rules=table_rules(preset=table.preset, options=table.options, pace=table.pace))
+    except ValueError:
+        pace = table.get_pace_display()
+    return TableCard(table=table, taken=taken, changes=table_changes(table.preset, table.options), pace=pace)
+
+
+def lobby_tables(*, limit: int = LOBBY_LIMIT) -> list[TableCard]:
+    """Open public tables with a free seat, the newest first: one query."""
+    tables = (
+        Table.objects.filter(status=Table.Status.OPEN, is_private=False)
+        .select_related("host")
+        .annotate(taken=Count("seats", filter=_OCCUPIED))
+        .order_by("-created_at")[:limit]
+    )
+    return [_card(t, t.taken) for t in tables]
+
+
+def _seats_queryset() -> QuerySet[Seat]:
+    return Seat.objects.select_related("user").order_by("position")
+
+
+@dataclass
+class TablePage:
+    table: Table
+    seats: list[Seat]
+    card: TableCard
+    highlights: list[tuple[str, str]]
+    rules: RuleSet | None
+    my_seat: Seat | None
+    is_host: bool
+    invitations: list[Invitation]
+    game: Game | None
+
+    @property
+    def is_full(self) -> bool:
+        return all(not s.is_empty for s in self.seats)
+
+    @property
+    def teams(self) -> bool:
+        return bool(self.rules and self.rules.teams)
+
+    @property
+    def team_counts(self) -> list[int]:
+        return [sum(1 for s in self.seats if s.team == t and not s.is_empty) for t in (0, 1)]
+
+    @property
+    def can_invite(self) -> bool:
+        return self.table.status == Table.Status.OPEN and (self.is_host or self.my_seat is not None)
+
+
+def table_page(*, table_id: int, user) -> TablePage:
+    """A table with its seats (and their users), its game and, for players, its invitations."""
+    table = (
+        Table.objects.select_related("host", "game")
+        .prefetch_related(Prefetch("seats", queryset=_seats_queryset()))
+        .filter(pk=table_id)
+        .first()
+    )
+    if table is None:
+        raise Http404("No such table.")
+    seats = list(table.seats.all())
+    user_id = user.pk if user.is_authenticated else None
+    my_seat = next((s for s in seats if user_id is not None and s.user_id == user_id), None)
+    is_host = user_id is not None and table.host_id == user_id
+    invitations: list[Invitation] = []
+    if is_host or my_seat is not None:
+        invitations = list(table.invitations.order_by("-created_at")[:20])
+    try:
+        rules = table_rules(preset=table.preset, options=table.options, pace=table.pace)
+    except ValueError:
+        rules = None
+    game = getattr(table, "game", None)
+    return TablePage(
+        table=table, seats=seats, card=_card(table, sum(1 for s in seats if not s.is_empty)),
+        highlights=rule_highlights(rules) if rules else [], rules=rules, my_seat=my_seat,
+        is_host=is_host, invitations=invitations, game=game,
+    )
+
+
+def table_by_invite_code(*, code: str) -> Table:
+    table = Table.objects.filter(invite_code=code).first()
+    if table is None:
+        raise Http404("No table has this invitation link.")
+    return table
+
+
+def user_may_see_table(*, table: Table, user, seats: list[Seat] | None = None) -> bool:
+    """Public tables are for everyone; a private one for its host, its players and people
+    invited by e-mail (who may also come in through the invitation link)."""
+    if not table.is_private:
+        return True
+    if not user.is_authenticated:
+        return False
+    if table.host_id == user.pk:
+        return True
+    seats = seats if seats is not None else list(table.seats.all())
+    if any(s.user_id == user.pk for s in seats):
+        return True
+    return bool(user.email) and table.invitations.filter(email__iexact=user.email).exists()
+
+
+@dataclass
+class DashboardEntry:
+    card: TableCard
+    seat: Seat
+    game: Game | None
+    waiting_for_me: bool = False
+    winner: str = ""
+    opponents: list[str] = field(default_factory=list)
+
+    @property
+    def table(self) -> Table:
+        return self.card.table
+
+    @property
+    def deadline(self) -> datetime | None:
+        return self.game.deadline if self.game else None
+
+    @property
+    def url(self) -> str:
+        if self.game is not None:
+            return game_path(self.game.pk, self.table.pk)
+        return table_path(self.table.pk)
+
+
+@dataclass
+class Dashboard:
+    waiting: list[DashboardEntry]
+    playing: list[DashboardEntry]
+    open: list[DashboardEntry]
+    finished: list[DashboardEntry]
+
+    @property
+    def is_empty(self) -> bool:
+        return not (self.waiting or self.playing or self.open or self.finished)
+
+
+def winner_name(game: Game, seats: list[Seat]) -> str:
+    if game.winner_seat is None:
+        return ""
+    players = game.state.get("players") or []
+    if 0 <= game.winner_seat < len(players):
+        name = players[game.winner_seat].get("name") or ""
+        teams = game.state.get("teams")
+        if teams:
+            team = next((t for t in teams if game.winner_seat in t), None)
+            if team:
+                return " & ".join(players[p]["name"] for p in team if p < len(players))
+        return name
+    seat = next((s for s in seats if s.position == game.winner_seat), None)
+    return seat.label if seat else ""
+
+
+def dashboard(*, user) -> Dashboard:
+    """Every table and game the user sits at: those waiting for them first (soonest deadline
+    first), then the other games in play, the tables still filling up, and the latest finished
+    games. Four queries: the user's seats with table, host and game; every seat of those tables.
+    """
+    my_seats = list(
+        Seat.objects.filter(user=user)
+        .exclude(table__status=Table.Status.CANCELLED)
+        .select_related("table__host", "table__game")
+        .defer("table__game__state")
+        .order_by("-table__created_at")
+    )
+    table_ids = [s.table_id for s in my_seats]
+    all_seats: dict[int, list[Seat]] = {}
+    for s in _seats_queryset().filter(table_id__in=table_ids):
+        all_seats.setdefault(s.table_id, []).append(s)
+    finished_ids = [s.table.game.pk for s in my_seats
+                    if hasattr(s.table, "game") and s.table.game.status != Game.Status.ACTIVE]
+    # Only finished games need the state (for the winner's name); only their players list is read.
+    winners_state = dict(
+        Game.objects.filter(pk__in=finished_ids[:DASHBOARD_FINISHED_LIMIT]).values_list("pk", "state")
+    ) if finished_ids else {}
+
+    board = Dashboard(waiting=[], playing=[], open=[], finished=[])
+    for seat in my_seats:
+        table = seat.table
+        seats = all_seats.get(table.pk, [])
+        game = getattr(table, "game", None)
+        entry = DashboardEntry(
+            card=_card(table, sum(1 for s in seats if not s.is_empty)), seat=seat, game=game,
+            opponents=[s.label for s in seats if s.pk != seat.pk and not s.is_empty],
+        )
+        if game is None:
+            if table.status == Table.Status.OPEN:
+                board.open.append(entry)
+            continue
+        if game.status == Game.Status.ACTIVE:
+            entry.waiting_for_me = seat.position in (game.waiting_seats or [])
+            (board.waiting if entry.waiting_for_me else board.playing).append(entry)
+        elif game.pk in winners_state:
+            game.state = winners_state[game.pk]
+            entry.winner = winner_name(game, seats)
+            board.finished.append(entry)
+    board.waiting.sort(key=_by_deadline)
+    board.playing.sort(key=_by_deadline)
+    board.finished.sort(key=lambda e: e.game.finished_at or e.game.started_at, reverse=True)
+    return board
+
+
+def _by_deadline(entry: DashboardEntry) -> datetime:
+    return entry.deadline or _NEVER
+
+
+def waiting_count(*, user) -> int:
+    """How many games wait for the user (the lobby's reminder): one query."""
+    games = Game.objects.filter(status=Game.Status.ACTIVE, table__seats__user=user).values_list(
+        "waiting_seats", "table__seats__position")
+    return sum(1 for waiting, position in games if position in (waiting or []))

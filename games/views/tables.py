@@ -1,0 +1,321 @@
+"""The tables half of the site: lobby, create a table, the table page, "My games".
+
+Function views in the healthchecks manner: reads through games.selectors, every write through
+games.services behind ``@require_POST @login_required``, errors shown with django messages.
+Forms post and redirect, so everything works without JavaScript; with htmx the table page's
+body is swapped in place (and polled, answering 204 while nothing changed).
+"""
+
+from __future__ import annotations
+
+import hashlib
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils.text import capfirst
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST, require_safe
+from django_htmx.http import HttpResponseClientRedirect
+
+from games import selectors, services
+from games.forms import InviteForm, TableForm, TeamForm
+from games.links import absolute, game_path, invite_path, table_path
+from games.models import Seat, Table
+from games.options import PRESET_BLURBS, PRESET_LABELS, format_value
+from games.engine import PRESET_NAMES, PRESETS
+
+# ---------------------------------------------------------------------------------------------
+# Helpers
+# ---------------------------------------------------------------------------------------------
+
+
+def _error(request: HttpRequest, error: Exception) -> None:
+    messages.error(request, capfirst(str(error)))
+
+
+def _int(value: str | None) -> int | None:
+    try:
+        return int(value) if value not in (None, "") else None
+    except ValueError:
+        return None
+
+
+def _table_or_404(request: HttpRequest, table_id: int, *, code: str = "") -> Table:
+    """A table the user may act on: public, theirs, or reached with its invitation code."""
+    table = Table.objects.filter(pk=table_id).first()
+    if table is None:
+        raise Http404("No such table.")
+    if code and code == table.invite_code:
+        return table
+    if not selectors.user_may_see_table(table=table, user=request.user):
+        raise Http404("No such table.")
+    return table
+
+
+def _stamp(page: selectors.TablePage) -> str:
+    """A short digest of what the table page shows, for the htmx poll's "nothing changed"."""
+    parts = [page.table.status, str(len(page.invitations))]
+    parts += [f"{s.position}:{s.user_id}:{s.bot}:{s.team}" for s in page.seats]
+    return hashlib.sha1("|".join(parts).encode()).hexdigest()[:12]
+
+
+def _table_context(request: HttpRequest, page: selectors.TablePage, *, code: str = "") -> dict:
+    table = page.table
+    invite_url = absolute(invite_path(table.invite_code)) if page.can_invite else ""
+    return {
+        "page": page,
+        "table": table,
+        "card": page.card,
+        "blurb": PRESET_BLURBS.get(table.preset, ""),
+        "code": code,
+        "stamp": _stamp(page),
+        "poll_url": invite_path(code) if code else table_path(table.pk),
+        "invite_url": invite_url,
+        "invite_form": InviteForm(),
+        "bot_choices": [(value, label) for value, label in Seat.Bot.choices if value],
+        "game_url": game_path(page.game.pk, table.pk) if page.game else "",
+    }
+
+
+def _after_write(request: HttpRequest, table: Table, *, code: str = "") -> HttpResponse:
+    """Where a table form lands: the table page, or with htmx its refreshed body."""
+    if request.htmx:
+        page = selectors.table_page(table_id=table.pk, user=request.user)
+        return render(request, "games/tables/_table_body.html", _table_context(request, page, code=code))
+    if code and not selectors.user_may_see_table(table=table, user=request.user):
+        return redirect(invite_path(code))
+    return redirect(table_path(table.pk))
+
+
+def _to_game(request: HttpRequest, game_id: int, table_id: int) -> HttpResponse | None:
+    """Send the user on to a started game's page (None while that page does not exist yet)."""
+    target = game_path(game_id, table_id)
+    if target == table_path(table_id):
+        return None
+    if request.htmx:
+        return HttpResponseClientRedirect(target)
+    return redirect(target)
+
+
+def _render_table(request: HttpRequest, page: selectors.TablePage, *, code: str = "") -> HttpResponse:
+    if page.game is not None:
+        response = _to_game(request, page.game.pk, page.table.pk)
+        if response is not None:
+            return response
+    context = _table_context(request, page, code=code)
+    if request.htmx:
+        if request.GET.get("stamp") == context["stamp"]:
+            return HttpResponse(status=204)
+        return render(request, "games/tables/_table_body.html", context)
+    return render(request, "games/table.html", context)
+
+
+# ---------------------------------------------------------------------------------------------
+# Pages
+# ---------------------------------------------------------------------------------------------
+
+
+@require_safe
+def lobby(request: HttpRequest) -> HttpResponse:
+    context = {
+        "cards": selectors.lobby_tables(),
+        "waiting": selectors.waiting_count(user=request.user) if request.user.is_authenticated else 0,
+    }
+    if request.htmx:
+        return render(request, "games/tables/_lobby_list.html", context)
+    return render(request, "games/lobby.html", context)
+
+
+def _preset_table() -> list[dict]:
+    """The presets' main numbers, shown beside the form (and read by its placeholders)."""
+    rows = []
+    for name in PRESET_NAMES:
+        p = PRESETS[name]
+        rows.append({
+            "name": name,
+            "label": PRESET_LABELS[name],
+            "blurb": PRESET_BLURBS[name],
+            "seats": format_value("seats", p["seats"]),
+            "start_cash": p["start_cash"],
+            "turn_seconds": p["turn_seconds"],
+            "salary_stops": p["salary_stops_minutes"],
+            "rent_tax_from": p["rent_tax_minutes"],
+            "mortgage_expiry_rounds": p["mortgage_expiry_rounds"],
+            "builds_per_turn": p["builds_per_turn"],
+            "speed_die_from_round": p["speed_die_from_round"],
+            "houses_before_hotel": p["houses_before_hotel"],
+            "even_building": p["even_building"],
+        })
+    return rows
+
+
+def _render_form(request: HttpRequest, form: TableForm, status: int = 200) -> HttpResponse:
+    context = {"form": form, "presets": _preset_table(), "correspondence_rounds": services.CORRESPONDENCE_ROUNDS}
+    return render(request, "games/table_form.html", context, status=status)
+
+
+@require_safe
+@login_required
+def table_new(request: HttpRequest) -> HttpResponse:
+    return _render_form(request, TableForm())
+
+
+@require_POST
+@login_required
+def table_create(request: HttpRequest) -> HttpResponse:
+    form = TableForm(request.POST)
+    if not form.is_valid():
+        return _render_form(request, form)
+    data = form.cleaned_data
+    try:
+        table = services.table_create(
+            host=request.user, name=data["name"], preset=data["preset"], options=data["options"],
+            pace=data["pace"], turn_hours=data["turn_hours"], seat_count=data["seat_count"],
+            is_private=data["is_private"],
+        )
+    except services.GameError as e:
+        form.add_error(None, capfirst(str(e)))
+        return _render_form(request, form)
+    messages.success(request, _("Your table is open. Invite friends or add bots, then start the game."))
+    return redirect(table_path(table.pk))
+
+
+@require_safe
+def table_detail(request: HttpRequest, table_id: int) -> HttpResponse:
+    page = selectors.table_page(table_id=table_id, user=request.user)
+    if not selectors.user_may_see_table(table=page.table, user=request.user, seats=page.seats):
+        raise Http404("No such table.")
+    return _render_table(request, page)
+
+
+@require_safe
+@login_required
+def table_invite(request: HttpRequest, code: str) -> HttpResponse:
+    """The invitation link: anyone signed in who has it may see the table and sit down."""
+    table = selectors.table_by_invite_code(code=code)
+    page = selectors.table_page(table_id=table.pk, user=request.user)
+    return _render_table(request, page, code=code)
+
+
+@require_safe
+@login_required
+def my_games(request: HttpRequest) -> HttpResponse:
+    return render(request, "games/my_games.html", {"board": selectors.dashboard(user=request.user)})
+
+
+# ---------------------------------------------------------------------------------------------
+# Writes
+# ---------------------------------------------------------------------------------------------
+
+
+@require_POST
+@login_required
+def table_join(request: HttpRequest, table_id: int) -> HttpResponse:
+    code = request.POST.get("code", "")
+    table = _table_or_404(request, table_id, code=code)
+    try:
+        services.table_join(table=table, user=request.user, position=_int(request.POST.get("position")))
+    except services.GameError as e:
+        _error(request, e)
+    else:
+        messages.success(request, _("You have a seat. The host starts the game when every seat is filled."))
+    return _after_write(request, table, code=code)
+
+
+@require_POST
+@login_required
+def table_leave(request: HttpRequest, table_id: int) -> HttpResponse:
+    table = _table_or_404(request, table_id)
+    is_host = table.host_id == request.user.pk
+    try:
+        services.table_leave(table=table, user=request.user)
+    except services.GameError as e:
+        _error(request, e)
+        return _after_write(request, table)
+    if is_host:
+        messages.success(request, _("The table is cancelled."))
+        if request.htmx:
+            return HttpResponseClientRedirect("/")
+        return redirect("games:lobby")
+    messages.success(request, _("You left the table."))
+    return _after_write(request, table)
+
+
+@require_POST
+@login_required
+def table_seat(request: HttpRequest, table_id: int) -> HttpResponse:
+    """A seated player moves to another (empty) seat."""
+    table = _table_or_404(request, table_id)
+    position = _int(request.POST.get("position"))
+    try:
+        if position is None:
+            raise services.GameError(_("choose a seat"))
+        services.table_change_seat(table=table, user=request.user, position=position)
+    except services.GameError as e:
+        _error(request, e)
+    return _after_write(request, table)
+
+
+@require_POST
+@login_required
+def table_bot(request: HttpRequest, table_id: int) -> HttpResponse:
+    """The host seats a bot in an empty seat, or removes one (an empty ``bot``)."""
+    table = _table_or_404(request, table_id)
+    position = _int(request.POST.get("position"))
+    try:
+        if position is None:
+            raise services.GameError(_("choose a seat"))
+        services.table_set_seat(table=table, by=request.user, position=position, bot=request.POST.get("bot", ""))
+    except services.GameError as e:
+        _error(request, e)
+    return _after_write(request, table)
+
+
+@require_POST
+@login_required
+def table_team(request: HttpRequest, table_id: int) -> HttpResponse:
+    table = _table_or_404(request, table_id)
+    form = TeamForm(request.POST)
+    try:
+        if not form.is_valid():
+            raise services.GameError(_("choose team 1 or 2"))
+        services.table_set_team(table=table, user=request.user, team=form.cleaned_data["team"],
+                                position=_int(request.POST.get("position")))
+    except services.GameError as e:
+        _error(request, e)
+    return _after_write(request, table)
+
+
+@require_POST
+@login_required
+def table_invite_email(request: HttpRequest, table_id: int) -> HttpResponse:
+    table = _table_or_404(request, table_id)
+    form = InviteForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, _("Enter a valid e-mail address."))
+        return _after_write(request, table)
+    try:
+        invitation = services.invitation_create(table=table, by=request.user, email=form.cleaned_data["email"])
+    except services.GameError as e:
+        _error(request, e)
+    else:
+        messages.success(request, _("Invitation sent to %(email)s.") % {"email": invitation.email})
+    return _after_write(request, table)
+
+
+@require_POST
+@login_required
+def table_start(request: HttpRequest, table_id: int) -> HttpResponse:
+    table = _table_or_404(request, table_id)
+    try:
+        game = services.table_start(table=table, by=request.user)
+    except services.GameError as e:
+        _error(request, e)
+        return _after_write(request, table)
+    response = _to_game(request, game.pk, table.pk)
+    if response is None:
+        messages.success(request, _("The game has started."))
+        response = redirect("games:my_games")
+    return response
