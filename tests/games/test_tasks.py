@@ -1,0 +1,130 @@
+"""Celery tasks: deadlines, the your-turn e-mail (once per version), invitations, game over."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from django.conf import settings
+from django.utils import timezone
+
+from games import tasks
+from games.models import Game, GameAction, Table
+
+
+@pytest.mark.django_db
+def test_process_deadlines_applies_the_timeouts_that_are_due_only(alice, bob, charlie, make_game):
+    due = make_game(alice, bob, name="Due")
+    not_due = make_game(charlie, bob, name="Not due")
+    Game.objects.filter(pk=due.pk).update(deadline=timezone.now() - timedelta(seconds=5))
+    due_version, not_due_version = due.version, not_due.version
+
+    applied = tasks.process_deadlines()
+
+    due.refresh_from_db()
+    not_due.refresh_from_db()
+    assert applied >= 1
+    assert due.version == due_version + 1
+    assert GameAction.objects.filter(game=due, source="timeout").exists()
+    assert not_due.version == not_due_version
+    # A second worker running just after finds nothing left to do.
+    assert tasks.process_deadlines() == 0
+
+
+@pytest.mark.django_db
+def test_process_deadlines_goes_on_after_a_broken_game(alice, bob, charlie, make_game, monkeypatch):
+    broken = make_game(alice, bob, name="Broken")
+    fine = make_game(charlie, bob, name="Fine")
+    past = timezone.now() - timedelta(seconds=5)
+    Game.objects.filter(pk=broken.pk).update(deadline=past - timedelta(seconds=1))
+    Game.objects.filter(pk=fine.pk).update(deadline=past)
+    real = tasks.services.game_timeout
+
+    def game_timeout(*, game_id, now=None):
+        if game_id == broken.pk:
+            raise RuntimeError("boom")
+        return real(game_id=game_id, now=now)
+
+    monkeypatch.setattr(tasks.services, "game_timeout", game_timeout)
+    version = fine.version
+
+    assert tasks.process_deadlines() >= 1
+    fine.refresh_from_db()
+    assert fine.version == version + 1
+
+
+def test_process_deadlines_runs_every_five_seconds_on_beat():
+    entry = settings.CELERY_BEAT_SCHEDULE["games-process-deadlines"]
+
+    assert entry["task"] == "games.tasks.process_deadlines"
+    assert entry["schedule"] == 5.0
+
+
+@pytest.mark.django_db
+def test_notify_turn_emails_the_waited_on_human_once_per_version(alice, bob, make_game, mailoutbox):
+    game = make_game(alice, bob, name="Postal")
+    waiting = game.table.seats.get(position=game.waiting_seats[0]).user
+
+    assert tasks.notify_turn(game.pk, game.version) == 1
+    assert tasks.notify_turn(game.pk, game.version) == 0
+    assert tasks.notify_turn(game.pk, game.version - 1) == 0
+
+    assert len(mailoutbox) == 1
+    mail = mailoutbox[0]
+    assert mail.to == [waiting.email]
+    assert mail.subject == "Your turn in “Postal”"
+    url = f"{settings.SITE_URL}/games/{game.pk}/"
+    assert url in mail.body
+    html, mimetype = mail.alternatives[0]
+    assert mimetype == "text/html"
+    assert url in html and "Postal" in html
+
+
+@pytest.mark.django_db
+def test_notify_turn_is_for_correspondence_tables_only(alice, bob, make_game, mailoutbox):
+    game = make_game(alice, bob, pace=Table.Pace.LIVE)
+
+    assert tasks.notify_turn(game.pk, game.version) == 0
+    assert mailoutbox == []
+
+
+@pytest.mark.django_db
+def test_a_move_on_a_correspondence_table_queues_the_turn_email(alice, bob, make_game, mailoutbox, celery_eager,
+                                                               django_capture_on_commit_callbacks):
+    from games import services
+
+    with django_capture_on_commit_callbacks(execute=True):
+        game = make_game(alice, bob, name="Queued")
+
+    assert len(mailoutbox) == 1
+    game.refresh_from_db()
+    assert game.notified_version == game.version
+    seat = game.waiting_seats[0]
+    user = game.table.seats.get(position=seat).user
+    with django_capture_on_commit_callbacks(execute=True):
+        services.game_submit_action(game=game, user=user, action={"type": "surrender"},
+                                    expected_version=game.version)
+    # The surrender ends a two-player game: the game-over e-mail goes to both players.
+    game.refresh_from_db()
+    assert game.status == Game.Status.FINISHED
+    over = [m for m in mailoutbox[1:] if "is over" in m.subject or "You won" in m.subject]
+    assert sorted(m.to[0] for m in over) == sorted([alice.email, bob.email])
+    winner_mail = next(m for m in over if m.subject.startswith("You won"))
+    assert winner_mail.to == [game.table.seats.get(position=game.winner_seat).user.email]
+
+
+@pytest.mark.django_db
+def test_send_invitation_emails_the_invite_link(alice, make_table, mailoutbox):
+    from games import services
+
+    table = make_table(alice, name="Board night", is_private=True)
+    invitation = services.invitation_create(table=table, by=alice, email="dave@example.com")
+
+    tasks.send_invitation(invitation.pk)
+
+    mail = mailoutbox[0]
+    assert mail.to == ["dave@example.com"]
+    assert "Alice invites you" in mail.subject
+    link = f"{settings.SITE_URL}/t/{table.invite_code}/"
+    assert link in mail.body and link in mail.alternatives[0][0]
+    assert "Create a free account" in mail.body
