@@ -483,6 +483,37 @@ def game_submit_action(*, game: Game, user, action: dict, expected_version: int)
 
 
 @transaction.atomic
+def game_submit_actions(*, game: Game, user, actions: list[dict], expected_version: int) -> Submission:
+    """Apply several actions of one player as a single move, all or none of them: a counter-offer
+    is ``reject`` then ``propose`` (RULES.md 9). Bots answer only after the last action, and the
+    version goes up once. Raises like ``game_submit_action``; nothing is written then."""
+    game = _locked_game(game.pk)
+    if game.status != Game.Status.ACTIVE:
+        raise GameError("this game is over")
+    if expected_version != game.version:
+        raise StaleVersion("the game has moved on since your page was drawn; here is the current position")
+    seats = list(game.table.seats.select_related("user"))
+    seat = _seat_of(seats, user)
+    if seat is None:
+        raise NotAllowed("you are not playing in this game")
+    if not actions or any(not isinstance(a, dict) or a.get("type") == "timeout" for a in actions):
+        raise GameError("unknown action")
+    before = game.state
+    state = GameState.from_json(before)
+    _clock(game, state, timezone.now())
+    sub = Submission(game=game, state=state)
+    for action in actions:
+        try:
+            _apply(sub, dict(action, player=seat.position), seat=seat.position, user=user, source="player")
+        except IllegalAction as e:
+            # The atomic block rolls back the log rows of the actions already applied.
+            raise GameError(str(e)) from e
+    _bots(sub, seats)
+    _write(sub, seats, before=before)
+    return sub
+
+
+@transaction.atomic
 def game_timeout(*, game_id: int, now: datetime | None = None) -> int:
     """Apply the defaults of RULES.md 11 to every decision whose deadline has passed. Claims the
     game with a locked read and does nothing if another worker already moved it."""

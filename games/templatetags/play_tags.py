@@ -1,0 +1,25 @@
+"""Filters of the game page."""
+
+from __future__ import annotations
+
+from django import template
+
+from games.views.present import money as _money
+
+register = template.Library()
+
+
+@register.filter
+def money(amount) -> str:
+    """$1,500 (a negative amount reads −$50: a cost)."""
+    if amount is None or amount == "":
+        return ""
+    amount = int(amount)
+    return f"−{_money(-amount)}" if amount < 0 else _money(amount)
+
+
+@register.filter
+def signed_money(amount) -> str:
+    """+$50 for money received, −$50 for money paid."""
+    amount = int(amount)
+    return f"−{_money(-amount)}" if amount < 0 else f"+{_money(amount)}"

@@ -1,0 +1,371 @@
+"""The game page: the board, the players, the pending decision and the log; one endpoint that
+takes every move; a cheap poll; the game record (download, upload) and the replay viewer.
+
+One view serves both the full page and, for HTMX requests, the ``#game`` fragment that the poll
+and the move forms swap in (django-htmx style). Every form also works without JavaScript: it
+posts, and the view redirects back to the page with a message.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from django.contrib import messages
+from django.db.models import Q
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseForbidden, JsonResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.text import capfirst
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django_htmx.http import reswap, retarget
+
+from games import services
+from games.engine import GameState, RuleSet, apply, new_game, set_clock
+from games.engine.errors import EngineError
+from games.engine.events import describe
+from games.models import Game, GameAction, Seat, Table
+from games.views import present
+from games.views.play_forms import FormError, parse_action, prefill_from
+
+RECORD_FORMAT = "monopoly-record/1"
+POLL_SECONDS = {Table.Pace.LIVE: 2, Table.Pace.CORRESPONDENCE: 15}
+LOG_PAGE = 20
+MAX_RECORD_BYTES = 2 * 1024 * 1024
+SESSION_RECORD = "uploaded_record"
+
+
+# ---------------------------------------------------------------------------------------------
+# Loading and permissions
+# ---------------------------------------------------------------------------------------------
+
+def _load(request: HttpRequest, game_id: int) -> tuple[Game, list[Seat], Seat | None]:
+    """The game, its seats and the viewer's seat. Anyone may watch a public table's game;
+    a private one exists only for its players (404 for everyone else)."""
+    game = get_object_or_404(Game.objects.select_related("table"), pk=game_id)
+    seats = list(Seat.objects.filter(table_id=game.table_id).select_related("user"))
+    me = None
+    if request.user.is_authenticated:
+        me = next((s for s in seats if s.user_id == request.user.pk), None)
+    if game.table.is_private and me is None:
+        raise Http404("no such game")
+    return game, seats, me
+
+
+# ---------------------------------------------------------------------------------------------
+# The page
+# ---------------------------------------------------------------------------------------------
+
+def _int_param(request: HttpRequest, key: str) -> int | None:
+    raw = request.GET.get(key, "")
+    return int(raw) if raw.isdigit() and len(raw) < 10 else None
+
+
+def _log_rows(game: Game, before: int | None = None, limit: int = LOG_PAGE) -> tuple[list[dict], bool]:
+    qs = GameAction.objects.filter(game_id=game.pk)
+    if before is not None:
+        qs = qs.filter(seq__lt=before)
+    rows = list(qs.order_by("-seq").values("seq", "seat", "source", "events", "created_at")[: limit + 1])
+    return rows[:limit], len(rows) > limit
+
+
+def _context(request: HttpRequest, game: Game, seats: list[Seat], me: Seat | None, *,
+             flash: str | None = None, flash_level: str = "error", prefill: dict | None = None) -> dict[str, Any]:
+    state = GameState.from_json(game.state)
+    active = game.status == Game.Status.ACTIVE
+    my = me.position if me is not None else None
+    acting = my if active else None
+    players = present.players_view(state, me=my)
+    choices = present.choices_for(state, acting)
+    names = [p.name for p in state.players]
+    rows, more = _log_rows(game)
+    offer = present.offer_view(state, acting)
+
+    builder = None
+    builder_open = False
+    if acting is not None:
+        counter = _int_param(request, "counter")
+        if prefill and prefill.get("to") is not None:
+            other = prefill["to"]
+            if 0 <= other < len(state.players) and other != acting and not state.players[other].bankrupt:
+                builder = present.builder_view(state, acting, other, prefill=prefill, counter=prefill.get("counter"))
+                builder_open = True
+        elif offer and offer["for_me"] and counter == offer["id"] and offer["counter_error"] is None:
+            t = offer["raw"]
+            builder = present.builder_view(state, acting, t["from"], prefill={"give": t["take"], "take": t["give"]},
+                                           counter=t["id"])
+            builder_open = True
+        elif "propose" in choices.types:
+            others = present.opponents(state, acting)
+            wanted = _int_param(request, "trade_with")
+            pick = next((o for o in others if o["seat"] == wanted), None)
+            builder_open = pick is not None
+            pick = pick or (others[0] if others else None)
+            if pick is not None:
+                builder = present.builder_view(state, acting, pick["seat"])
+                builder["others"] = others
+
+    return {
+        "game": game, "table": game.table, "state": state, "rules": state.rules, "me": me, "my_seat": my,
+        "is_player": me is not None, "active": active,
+        "players": players, "squares": present.board_view(state, players, targets=choices.targets),
+        "choices": choices, "decision": present.decision_text(state), "offer": offer,
+        "builder": builder, "builder_open": builder_open,
+        "dice": present.dice_view(state.last_dice), "economy": present.economy_view(state),
+        "last_card": present.last_card(rows[0]["events"] if rows else [], names),
+        "log": present.log_entries(rows, names, state.board), "log_more": more,
+        "log_before": rows[-1]["seq"] if rows else None,
+        "waiting_names": [names[p] for p in game.waiting_seats if 0 <= p < len(names)],
+        "deadline": game.deadline if active else None,
+        "poll_seconds": POLL_SECONDS.get(game.table.pace, 15),
+        "flash": flash, "flash_level": flash_level,
+        "board_name": state.board.name,
+    }
+
+
+@require_GET
+def game(request: HttpRequest, game_id: int) -> HttpResponse:
+    game, seats, me = _load(request, game_id)
+    ctx = _context(request, game, seats, me)
+    if request.htmx and not request.htmx.boosted:
+        return render(request, "games/partials/game_body.html", ctx)
+    return render(request, "games/game.html", ctx)
+
+
+@require_GET
+def poll(request: HttpRequest, game_id: int) -> HttpResponse:
+    """204 while the game has not moved past the version the page shows (one small query),
+    else the fresh ``#game`` fragment."""
+    visible = Q(table__is_private=False)
+    if request.user.is_authenticated:
+        visible |= Q(table__seats__user=request.user)
+    version = Game.objects.filter(visible, pk=game_id).values_list("version", flat=True).first()
+    if version is None:
+        raise Http404("no such game")
+    if request.GET.get("v") == str(version):
+        return HttpResponse(status=204)
+    game, seats, me = _load(request, game_id)
+    return render(request, "games/partials/game_body.html", _context(request, game, seats, me))
+
+
+@require_GET
+def log(request: HttpRequest, game_id: int) -> HttpResponse:
+    """Older entries of the game log: a fragment for HTMX's "more" link, else a page."""
+    game, _seats, _me = _load(request, game_id)
+    state = GameState.from_json(game.state)
+    rows, more = _log_rows(game, _int_param(request, "before"), limit=LOG_PAGE if request.htmx else 200)
+    ctx = {"game": game, "table": game.table,
+           "log": present.log_entries(rows, [p.name for p in state.players], state.board),
+           "log_more": more, "log_before": rows[-1]["seq"] if rows else None}
+    if request.htmx:
+        return render(request, "games/partials/log_entries.html", ctx)
+    return render(request, "games/game_log.html", ctx)
+
+
+# ---------------------------------------------------------------------------------------------
+# Moves
+# ---------------------------------------------------------------------------------------------
+
+def _answer(request: HttpRequest, game_id: int, *, message: str | None, status: int,
+            level: str = "error", prefill: dict | None = None) -> HttpResponse:
+    """The page's answer to a move: for HTMX the refreshed ``#game`` fragment (with the message,
+    and the status code that says what happened), else a redirect to the page with the message."""
+    if not request.htmx:
+        if message:
+            messages.add_message(request, messages.ERROR if level == "error" else messages.WARNING, message)
+        return redirect("games:game", game_id=game_id)
+    game, seats, me = _load(request, game_id)
+    ctx = _context(request, game, seats, me, flash=message, flash_level=level, prefill=prefill)
+    response = render(request, "games/partials/game_body.html", ctx, status=status)
+    if status >= 400:
+        # The form's own target may be narrower than the game; a refusal redraws all of it.
+        response = reswap(retarget(response, "#game"), "outerHTML")
+    return response
+
+
+@require_POST
+def act(request: HttpRequest, game_id: int) -> HttpResponse:
+    game, _seats, me = _load(request, game_id)
+    if me is None:
+        return HttpResponseForbidden(_("Only the players of this game may make moves."))
+    prefill = prefill_from(request.POST)
+    try:
+        parsed = parse_action(request.POST)
+    except FormError as e:
+        return _answer(request, game_id, message=str(e), status=400, prefill=prefill)
+    try:
+        if len(parsed.actions) == 1:
+            services.game_submit_action(game=game, user=request.user, action=parsed.actions[0],
+                                        expected_version=parsed.version)
+        else:
+            services.game_submit_actions(game=game, user=request.user, actions=parsed.actions,
+                                         expected_version=parsed.version)
+    except services.StaleVersion as e:
+        return _answer(request, game_id, message=capfirst(str(e)) + ".", status=409, level="warning",
+                       prefill=prefill)
+    except services.NotAllowed as e:
+        return _answer(request, game_id, message=capfirst(str(e)) + ".", status=403)
+    except services.GameError as e:
+        return _answer(request, game_id, message=_("Refused: %(reason)s.") % {"reason": str(e)}, status=400,
+                       prefill=prefill)
+    return _answer(request, game_id, message=None, status=200)
+
+
+# ---------------------------------------------------------------------------------------------
+# Records and replays
+# ---------------------------------------------------------------------------------------------
+
+def game_record(game: Game) -> dict[str, Any]:
+    """The game as a record the engine replays exactly: rule set, seed, names, teams, actions."""
+    rows = list(GameAction.objects.filter(game_id=game.pk).order_by("seq").values_list("seq", "action"))
+    start = next(a for seq, a in rows if seq == 0)
+    return {"format": RECORD_FORMAT, "rules": start["rules"], "seed": start["seed"],
+            "names": [str(n) for n in start["names"]], "teams": start.get("teams"),
+            "actions": [a for seq, a in rows if seq != 0]}
+
+
+def _finished(request: HttpRequest, game_id: int) -> Game:
+    game, _seats, _me = _load(request, game_id)
+    if game.status == Game.Status.ACTIVE:
+        # The record holds the seed: while the game runs it would tell the dice to come.
+        raise Http404("the record is available once the game is over")
+    return game
+
+
+@require_GET
+def record(request: HttpRequest, game_id: int) -> HttpResponse:
+    game = _finished(request, game_id)
+    response = JsonResponse(game_record(game), json_dumps_params={"separators": (",", ":")})
+    response["Content-Disposition"] = f'attachment; filename="monopoly-game-{game.pk}.json"'
+    return response
+
+
+class RecordError(ValueError):
+    pass
+
+
+def replay_states(record: dict[str, Any]) -> list[GameState]:
+    """Every position of a record, checked: a record the engine refuses raises RecordError."""
+    if not isinstance(record, dict):
+        raise RecordError(_("A game record is a JSON object."))
+    if record.get("format") != RECORD_FORMAT:
+        raise RecordError(_("Unknown record format %(format)s (expected %(expected)s).") % {
+            "format": json.dumps(record.get("format"))[:40], "expected": RECORD_FORMAT})
+    names, actions, seed = record.get("names"), record.get("actions"), record.get("seed")
+    if not isinstance(names, list) or not all(isinstance(n, str) and n for n in names):
+        raise RecordError(_("The record's names must be a list of player names."))
+    if isinstance(seed, bool) or not isinstance(seed, int):
+        raise RecordError(_("The record's seed must be a whole number."))
+    if not isinstance(actions, list) or not all(isinstance(a, dict) for a in actions):
+        raise RecordError(_("The record's actions must be a list of actions."))
+    if not isinstance(record.get("rules"), dict):
+        raise RecordError(_("The record's rule set is missing."))
+    try:
+        RuleSet.from_json(record["rules"])
+    except (EngineError, KeyError, TypeError, ValueError) as e:
+        raise RecordError(_("The record's rule set is not valid: %(reason)s.") % {"reason": e}) from e
+    try:
+        state, _events = new_game(RuleSet.from_json(record["rules"]), names, seed, teams=record.get("teams"),
+                                  events=False)
+    except (EngineError, TypeError, ValueError) as e:
+        raise RecordError(_("The engine cannot start this game: %(reason)s.") % {"reason": e}) from e
+    # The same steps as services.game_replay, one at a time, to name the action the engine refuses.
+    states = [state.copy()]
+    for i, a in enumerate(actions, start=1):
+        try:
+            if a.get("clock") is not None:
+                set_clock(state, a["clock"])
+            apply(state, {k: v for k, v in a.items() if k != "clock"}, events=False)
+        except (EngineError, TypeError, ValueError) as e:
+            raise RecordError(_("Action %(n)d of the record (%(type)s) is refused by the engine: %(reason)s.") % {
+                "n": i, "type": str(a.get("type"))[:20], "reason": e}) from e
+        states.append(state.copy())
+    return states
+
+
+def _replay_context(record: dict[str, Any], states: list[GameState], step: int) -> dict[str, Any]:
+    actions = record["actions"]
+    step = max(0, min(step, len(actions)))
+    state = states[step]
+    names = [p.name for p in state.players]
+    # The events of this step, computed again from the position before it.
+    if step == 0:
+        _s, events = new_game(RuleSet.from_json(record["rules"]), record["names"], record["seed"],
+                              teams=record.get("teams"))
+        action = None
+    else:
+        before = states[step - 1].copy()
+        action = actions[step - 1]
+        if action.get("clock") is not None:
+            set_clock(before, action["clock"])
+        _s, events = apply(before, {k: v for k, v in action.items() if k != "clock"})
+    players = present.players_view(state, me=None)
+    seat = action.get("player") if action else None
+    return {
+        "state": state, "players": players, "squares": present.board_view(state, players),
+        "decision": present.decision_text(state), "dice": present.dice_view(state.last_dice),
+        "economy": present.economy_view(state), "last_card": present.last_card(events, names),
+        "step": step, "steps": len(actions), "prev": max(0, step - 1), "next": min(len(actions), step + 1),
+        "action": action, "actor": names[seat] if isinstance(seat, int) and 0 <= seat < len(names) else None,
+        "lines": [describe(e, names, state.board) for e in events],
+        "board_name": state.board.name, "readonly": True, "rules": state.rules,
+    }
+
+
+def _render_replay(request: HttpRequest, ctx: dict[str, Any]) -> HttpResponse:
+    if request.htmx and not request.htmx.boosted:
+        return render(request, "games/partials/replay_body.html", ctx)
+    return render(request, "games/replay.html", ctx)
+
+
+@require_GET
+def replay(request: HttpRequest, game_id: int) -> HttpResponse:
+    """Step through a finished game, move by move."""
+    game = _finished(request, game_id)
+    rec = game_record(game)
+    states = services.game_replay(record=rec)
+    step = _int_param(request, "step")
+    ctx = _replay_context(rec, states, len(rec["actions"]) if step is None else step)
+    ctx.update(game=game, table=game.table, title=game.table.name,
+               base_url=reverse("games:game_replay", args=[game.pk]),
+               record_url=reverse("games:game_record", args=[game.pk]))
+    return _render_replay(request, ctx)
+
+
+@require_http_methods(["GET", "POST"])
+def record_upload(request: HttpRequest) -> HttpResponse:
+    """Upload a game record to step through it; it stays in the session, never in the database."""
+    error = None
+    if request.method == "POST":
+        upload = request.FILES.get("record")
+        if upload is None:
+            error = _("Choose a game record file (.json) to upload.")
+        elif upload.size > MAX_RECORD_BYTES:
+            error = _("That file is too large for a game record (at most 2 MB).")
+        else:
+            try:
+                data = json.loads(upload.read().decode("utf-8"))
+                replay_states(data)
+            except (UnicodeDecodeError, json.JSONDecodeError):
+                error = _("That file is not JSON: a game record is the .json file a finished game offers.")
+            except RecordError as e:
+                error = str(e)
+            else:
+                request.session[SESSION_RECORD] = data
+                return redirect(reverse("games:record_replay") + f"?step={len(data['actions'])}")
+    return render(request, "games/record_upload.html", {"error": error}, status=400 if error else 200)
+
+
+@require_GET
+def record_replay(request: HttpRequest) -> HttpResponse:
+    rec = request.session.get(SESSION_RECORD)
+    if rec is None:
+        messages.info(request, _("Upload a game record to view it."))
+        return redirect("games:record_upload")
+    states = replay_states(rec)
+    step = _int_param(request, "step")
+    ctx = _replay_context(rec, states, len(rec["actions"]) if step is None else step)
+    ctx.update(game=None, title=_("Uploaded game record"), base_url=reverse("games:record_replay"),
+               record_url=None)
+    return _render_replay(request, ctx)

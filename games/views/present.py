@@ -1,0 +1,510 @@
+"""What the game page shows, computed from an engine state: the board's squares, the players'
+panels, the pending decision in words, and the viewing player's legal actions grouped the way
+the page offers them (decision buttons, the "manage properties" table, the trade builder).
+
+Everything here reads a ``GameState`` and returns plain dicts and lists for the templates; it
+never writes and never touches the database, so the replay viewer can use it on any state.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+
+from games.engine import (
+    GameState,
+    IllegalAction,
+    apply,
+    legal_actions,
+    liquidation_value,
+    net_worth,
+)
+from games.engine.events import describe
+from games.engine.rules import (
+    JAIL_CARD_VALUE,
+    auction_askee,
+    rent_tax_rate,
+    salary_active,
+    tax_worth,
+    transfer_fee,
+    unmortgage_cost,
+    waiting_on,
+)
+from games.engine.state import HOTEL, NO_OWNER
+
+# One colour per seat, for tokens, owner markers and the players' panels.
+PLAYER_COLOURS = ("#d62828", "#1d5fd8", "#138a43", "#e08a00", "#7c3aed", "#0891b2", "#c2185b", "#57534e")
+CORNERS = {0: "go", 10: "jail", 20: "parking", 30: "gotojail"}
+# Actions offered per deed in the "manage properties" table, in the order shown.
+MANAGE_TYPES = ("build", "sell", "sell_all", "mortgage", "unmortgage", "auction_own")
+
+
+def ink(colour: str) -> str:
+    """Black or white, whichever reads better on ``colour`` (#rrggbb)."""
+    try:
+        r, g, b = (int(colour[i:i + 2], 16) for i in (1, 3, 5))
+    except (ValueError, TypeError):
+        return "#111"
+    return "#111" if 0.299 * r + 0.587 * g + 0.114 * b > 140 else "#fff"
+
+
+def money(amount: int) -> str:
+    return f"${amount:,}"
+
+
+def grid_place(index: int) -> tuple[int, int, str]:
+    """(row, column, side) of a square on the 11x11 grid: GO bottom right, play runs clockwise
+    along the bottom row to the left, up the left column, along the top and down the right."""
+    if index == 0:
+        return 11, 11, "corner"
+    if index < 10:
+        return 11, 11 - index, "bottom"
+    if index == 10:
+        return 11, 1, "corner"
+    if index < 20:
+        return 21 - index, 1, "left"
+    if index == 20:
+        return 1, 1, "corner"
+    if index < 30:
+        return 1, index - 19, "top"
+    if index == 30:
+        return 1, 11, "corner"
+    return index - 29, 11, "right"
+
+
+def _sell_back(st: GameState, cost: int, levels: int = 1) -> int:
+    # The bank pays fractions rounded down (RULES.md preamble), as the engine does.
+    return (cost * levels * round(st.rules.sell_back * 10000)) // 10000
+
+
+def _building_word(st: GameState, top_level: bool) -> str:
+    house, hotel = st.board.level_names
+    if top_level:
+        return _("corporation") if hotel == "corporation" else _("hotel")
+    return _("branch") if house == "branch" else _("house")
+
+
+def _level_label(st: GameState, level: int) -> str:
+    if level == HOTEL:
+        return _building_word(st, True)
+    if st.board.level_names[0] == "branch":
+        return ngettext("%(n)d branch", "%(n)d branches", level) % {"n": level}
+    return ngettext("%(n)d house", "%(n)d houses", level) % {"n": level}
+
+
+def _why(why: str) -> str:
+    """The reason of a payment (the engine's words) for the page."""
+    return {"rent": _("rent"), "tax": _("tax"), "card": _("a card"), "jail fine": _("the jail fine"),
+            "auction": _("an auction"), "transfer fee": _("a mortgage transfer fee")}.get(why, why)
+
+
+# ---------------------------------------------------------------------------------------------
+# Players
+# ---------------------------------------------------------------------------------------------
+
+def players_view(st: GameState, *, me: int | None, labels: list[str] | None = None) -> list[dict[str, Any]]:
+    board = st.board
+    waiting = set(waiting_on(st))
+    out = []
+    for i, pl in enumerate(st.players):
+        groups: dict[str, dict[str, Any]] = {}
+        for sq in board.deeds:
+            if st.owner[sq] != i:
+                continue
+            s = board[sq]
+            info = board.group_info.get(s.group, {})
+            g = groups.setdefault(s.group, {"key": s.group, "name": info.get("name", s.group),
+                                            "colour": info.get("color", "#999"),
+                                            "ink": ink(info.get("color", "#999")), "deeds": [],
+                                            "size": len(board.groups[s.group])})
+            g["deeds"].append({"sq": sq, "name": s.name, "mortgaged": st.mortgaged[sq], "level": st.level[sq],
+                               "hotel": st.level[sq] == HOTEL})
+        for g in groups.values():
+            g["complete"] = len(g["deeds"]) == g["size"]
+        out.append({
+            "seat": i, "name": pl.name, "label": labels[i] if labels else pl.name,
+            "colour": PLAYER_COLOURS[i % len(PLAYER_COLOURS)], "initial": (pl.name[:1] or "?").upper(),
+            "cash": pl.cash, "net_worth": net_worth(st, i), "pos": pl.pos, "square": board.name_of(pl.pos),
+            "in_jail": pl.in_jail, "jail_turns": pl.jail_turns, "jail_cards": len(pl.jail_cards),
+            "bankrupt": pl.bankrupt, "missed": pl.missed, "team": pl.team,
+            "current": i == st.current and not st.over, "waiting": i in waiting, "me": i == me,
+            "winner": st.over and st.winner == i,
+            "groups": list(groups.values()),
+        })
+    return out
+
+
+# ---------------------------------------------------------------------------------------------
+# The board
+# ---------------------------------------------------------------------------------------------
+
+def board_view(st: GameState, players: list[dict[str, Any]], *, targets: set[int] | None = None) -> list[dict]:
+    """The 40 squares with what stands on them. ``targets`` are squares the viewer may click
+    (a teleport or a building to knock down)."""
+    board = st.board
+    targets = targets or set()
+    tokens: dict[int, list[dict]] = {}
+    for p in players:
+        if not p["bankrupt"]:
+            tokens.setdefault(p["pos"], []).append(p)
+    squares = []
+    for s in board.squares:
+        row, col, side = grid_place(s.index)
+        owner = st.owner[s.index] if s.is_deed else NO_OWNER
+        level = st.level[s.index] if s.kind == "street" else 0
+        info = board.group_info.get(s.group or "", {})
+        squares.append({
+            "index": s.index, "name": s.name, "kind": s.kind, "row": row, "col": col, "side": side,
+            "corner": CORNERS.get(s.index), "group": s.group or "",
+            "colour": info.get("color") if s.kind == "street" else None,
+            "price": s.price if s.is_deed else None,
+            "tax": (st.rules.income_tax if s.tax == "income" else st.rules.luxury_tax) if s.kind == "tax" else None,
+            "owner": None if owner == NO_OWNER else players[owner],
+            "mortgaged": s.is_deed and st.mortgaged[s.index],
+            "houses": range(level if level != HOTEL else 0), "hotel": level == HOTEL, "level": level,
+            "tokens": tokens.get(s.index, []), "target": s.index in targets,
+            "here": not st.over and players[st.current]["pos"] == s.index,
+        })
+    return squares
+
+
+def dice_view(dice: list) -> list[dict[str, Any]]:
+    """Dice faces: numbers get pips; the speed die's BUS and M1 faces are words."""
+    out = []
+    for d in dice or []:
+        if isinstance(d, int):
+            out.append({"value": d, "pips": range(d), "text": str(d)})
+        else:
+            out.append({"value": d, "pips": None, "text": "BUS" if d == "bus" else "M1"})
+    return out
+
+
+# ---------------------------------------------------------------------------------------------
+# The pending decision, in words (for everyone) and as actions (for the player it waits on)
+# ---------------------------------------------------------------------------------------------
+
+def _side_words(st: GameState, side: dict) -> list[str]:
+    words = []
+    if side.get("cash"):
+        words.append(money(side["cash"]))
+    words.extend(st.board.name_of(sq) for sq in side.get("squares", []))
+    if side.get("cards"):
+        words.append(ngettext("%(n)d jail card", "%(n)d jail cards", side["cards"]) % {"n": side["cards"]})
+    return words
+
+
+def trade_view(st: GameState, t: dict) -> dict[str, Any]:
+    names = [p.name for p in st.players]
+    return {"id": t["id"], "from": t["from"], "to": t["to"], "from_name": names[t["from"]],
+            "to_name": names[t["to"]], "give": _side_words(st, t["give"]), "take": _side_words(st, t["take"]),
+            "raw": t}
+
+
+def decision_text(st: GameState) -> str:
+    """The pending decision as a sentence anyone watching can read."""
+    names = [p.name for p in st.players]
+    board = st.board
+    if st.over:
+        if st.winner is None:
+            return _("The game is over.")
+        return _("Game over: %(name)s wins.") % {"name": names[st.winner]}
+    f = st.pending_frame()
+    cur = names[st.current]
+    if f is None:
+        if st.phase == "roll":
+            pl = st.players[st.current]
+            if pl.in_jail:
+                return _("%(name)s is in jail: pay the fine, use a card or roll for doubles "
+                         "(try %(n)d of 3).") % {"name": cur, "n": pl.jail_turns + 1}
+            if st.turn["doubles"]:
+                return _("%(name)s rolled doubles and rolls again.") % {"name": cur}
+            return _("%(name)s to roll.") % {"name": cur}
+        return _("%(name)s may build, trade or end the turn.") % {"name": cur}
+    k = f["k"]
+    who = names[f["p"]] if isinstance(f.get("p"), int) and f["p"] >= 0 else ""
+    if k == "buy":
+        return _("%(name)s landed on %(square)s: buy it for %(price)s or send it to auction.") % {
+            "name": who, "square": board.name_of(f["sq"]), "price": money(board.price[f["sq"]])}
+    if k == "auction":
+        what = board.name_of(f["sq"])
+        if f["what"] == "building":
+            word = _building_word(st, f["building"] == "hotel")
+            what = _("a %(building)s (for %(square)s)") % {"building": word, "square": what}
+        if f["stage"] == "place":
+            return _("%(name)s won the %(building)s and places it.") % {
+                "name": names[f["winner"]], "building": _building_word(st, f["building"] == "hotel")}
+        if f["leader"] >= 0:
+            high = _("highest bid %(amount)s by %(name)s") % {"amount": money(f["high"]), "name": names[f["leader"]]}
+        else:
+            high = _("no bids yet, opening at %(amount)s") % {"amount": money(f["opening"])}
+        if f["style"] == "rotating":
+            return _("Auction of %(what)s: %(high)s. %(name)s to bid or pass.") % {
+                "what": what, "high": high, "name": names[auction_askee(f)]}
+        return _("Auction of %(what)s: %(high)s. Anyone still in may bid or pass.") % {"what": what, "high": high}
+    if k == "debt":
+        to = _("the bank") if f["to"] < 0 else names[f["to"]]
+        return _("%(name)s owes %(amount)s to %(to)s (%(why)s) and must raise the money.") % {
+            "name": who, "amount": money(f["amt"]), "to": to, "why": _why(f["why"])}
+    if k == "casino":
+        return _("%(name)s is at the casino: stake %(stake)s on 1 to 3 numbers, or walk past.") % {
+            "name": who, "stake": money(1000)}
+    if k == "income_tax":
+        return _("%(name)s pays income tax: %(flat)s or 10%% of net worth.") % {
+            "name": who, "flat": money(st.rules.income_tax)}
+    if k == "bus":
+        d1, d2 = f["dice"]
+        return _("%(name)s took the bus: move %(a)d, %(b)d or %(c)d squares.") % {
+            "name": who, "a": d1, "b": d2, "c": d1 + d2}
+    if k == "teleport":
+        return _("%(name)s rolled a triple and may jump to any square.") % {"name": who}
+    if k == "destroy":
+        return _("%(name)s knocks a building off an opponent's property.") % {"name": who}
+    if k == "mortgage_transfer":
+        return _("%(name)s received %(square)s mortgaged: lift the mortgage now or keep it.") % {
+            "name": who, "square": board.name_of(f["sq"])}
+    if k == "trade_response":
+        t = st.trades[str(f["trade"])]
+        return _("%(to)s is considering %(from)s's trade offer.") % {"to": names[t["to"]], "from": names[t["from"]]}
+    return _("Waiting for %(name)s.") % {"name": who or cur}
+
+
+@dataclass
+class Choices:
+    """The viewing player's legal actions, grouped the way the page offers them."""
+
+    types: set[str] = field(default_factory=set)
+    bid: dict[str, int] | None = None
+    income_tax: dict[str, int] | None = None
+    bus: list[dict[str, Any]] = field(default_factory=list)
+    teleport: list[dict[str, Any]] = field(default_factory=list)
+    destroy: list[dict[str, Any]] = field(default_factory=list)
+    transfers: list[dict[str, Any]] = field(default_factory=list)
+    placements: list[dict[str, Any]] = field(default_factory=list)
+    manage: list[dict[str, Any]] = field(default_factory=list)
+    offer: dict[str, Any] | None = None
+    debt: dict[str, Any] | None = None
+    casino: bool = False
+    buy: dict[str, Any] | None = None
+
+    @property
+    def any(self) -> bool:
+        return bool(self.types)
+
+    @property
+    def targets(self) -> set[int]:
+        return {t["sq"] for t in self.teleport} | {t["sq"] for t in self.destroy}
+
+
+def choices_for(st: GameState, p: int | None) -> Choices:
+    c = Choices()
+    if p is None or st.over:
+        return c
+    legal = legal_actions(st, p)
+    if not legal:
+        return c
+    board = st.board
+    top = st.pending_frame()
+    c.types = {a["type"] for a in legal}
+    in_transfer = top is not None and top["k"] == "mortgage_transfer" and top["p"] == p
+    placing = top is not None and top["k"] == "auction" and top.get("stage") == "place"
+    per_square: dict[int, set[str]] = {}
+    for a in legal:
+        t = a["type"]
+        if t == "bid":
+            c.bid = {"min": a["min"], "max": a["max"]}
+        elif t == "income_tax":
+            c.income_tax = {"flat": st.rules.income_tax, "percent": -(-tax_worth(st, p) // 10)}
+        elif t == "bus":
+            d1, d2 = top["dice"]
+            c.bus.append({"choice": a["choice"], "steps": {"first": d1, "second": d2, "sum": d1 + d2}[a["choice"]]})
+        elif t == "teleport":
+            c.teleport.append({"sq": a["square"], "name": board.name_of(a["square"])})
+        elif t == "destroy":
+            sq = a["square"]
+            c.destroy.append({"sq": sq, "name": board.name_of(sq), "owner": st.players[st.owner[sq]].name,
+                              "level": _level_label(st, st.level[sq])})
+        elif t == "casino":
+            c.casino = True
+        elif t == "buy":
+            c.buy = {"sq": top["sq"], "name": board.name_of(top["sq"]), "price": board.price[top["sq"]]}
+        elif placing and t == "build":
+            c.placements.append({"sq": a["square"], "name": board.name_of(a["square"])})
+        elif in_transfer and t in ("unmortgage", "keep_mortgaged"):
+            sq = a["square"]
+            row = next((r for r in c.transfers if r["sq"] == sq), None)
+            if row is None:
+                row = {"sq": sq, "name": board.name_of(sq), "cost": unmortgage_cost(st, sq),
+                       "fee": transfer_fee(st, sq), "can_lift": False}
+                c.transfers.append(row)
+            if t == "unmortgage":
+                row["can_lift"] = True
+        elif t in MANAGE_TYPES and "square" in a:
+            per_square.setdefault(a["square"], set()).add(t)
+    for sq in sorted(per_square):
+        s = board[sq]
+        kinds = per_square[sq]
+        info = board.group_info.get(s.group or "", {})
+        lv = st.level[sq]
+        acts = []
+        for t in MANAGE_TYPES:
+            if t not in kinds:
+                continue
+            if t == "build":
+                what = _building_word(st, lv >= st.rules.houses_before_hotel)
+                label, amount = _("Build a %(what)s") % {"what": what}, -s.build_cost
+            elif t == "sell":
+                what = _building_word(st, lv == HOTEL)
+                label, amount = _("Sell a %(what)s") % {"what": what}, _sell_back(st, s.build_cost)
+            elif t == "sell_all":
+                levels = sum((st.rules.houses_before_hotel + 1 if st.level[x] == HOTEL else st.level[x])
+                             for x in board.group_of[sq] if st.owner[x] == p)
+                label, amount = _("Sell all in the group"), _sell_back(st, s.build_cost, levels)
+            elif t == "mortgage":
+                label, amount = _("Mortgage"), s.mortgage
+            elif t == "unmortgage":
+                label, amount = _("Lift mortgage"), -unmortgage_cost(st, sq)
+            else:
+                label, amount = _("Auction it"), None
+            acts.append({"type": t, "label": label, "amount": amount})
+        c.manage.append({"sq": sq, "name": s.name, "colour": info.get("color", "#999"),
+                         "state": _("mortgaged") if st.mortgaged[sq] else (_level_label(st, lv) if lv else ""),
+                         "actions": acts})
+    if top is not None and top["k"] == "debt" and top["p"] == p:
+        cash = st.players[p].cash
+        c.debt = {"amount": top["amt"], "to": _("the bank") if top["to"] < 0 else st.players[top["to"]].name,
+                  "why": _why(top["why"]), "cash": cash, "short": max(0, top["amt"] - cash),
+                  "liquidation": liquidation_value(st, p)}
+    return c
+
+
+def offer_view(st: GameState, me: int | None) -> dict[str, Any] | None:
+    """The trade offer waiting for an answer, and whether the viewer may counter it."""
+    top = st.pending_frame()
+    if top is None or top["k"] != "trade_response":
+        return None
+    t = st.trades[str(top["trade"])]
+    view = trade_view(st, t)
+    view["mine"] = me == t["from"]
+    view["for_me"] = me == t["to"]
+    if view["for_me"]:
+        view["counter_error"] = counter_error(st, me, t)
+    return view
+
+
+def counter_error(st: GameState, me: int, t: dict) -> str | None:
+    """Why the receiver of offer ``t`` could not reject it and propose another in one move, or
+    None if they can. The rule set's trade windows decide (RULES.md 9)."""
+    probe = st.copy()
+    try:
+        apply(probe, {"type": "reject", "player": me, "trade": t["id"]}, events=False)
+    except IllegalAction as e:
+        return str(e)
+    if any(a["type"] == "propose" for a in legal_actions(probe, me)):
+        return None
+    try:
+        # An empty proposal: the engine checks the trade window before the trade's contents,
+        # so its refusal names the rule that closes the window.
+        apply(probe, {"type": "propose", "player": me, "to": t["from"], "give": {}, "take": {}}, events=False)
+    except IllegalAction as e:
+        return str(e)
+    return _("trades can't be proposed now")
+
+
+# ---------------------------------------------------------------------------------------------
+# The trade builder
+# ---------------------------------------------------------------------------------------------
+
+def tradeable(st: GameState, giver: int, receiver: int) -> list[dict[str, Any]]:
+    """The deeds ``giver`` may put in a trade with ``receiver`` (RULES.md 9): no building in
+    the group, and mortgaged ones only where the rule set lets them change hands."""
+    board = st.board
+    mates = st.teammates(giver, receiver)
+    out = []
+    for sq in board.deeds:
+        if st.owner[sq] != giver:
+            continue
+        if any(st.level[x] for x in board.group_of[sq]):
+            continue
+        if st.mortgaged[sq]:
+            tm = st.rules.trade_mortgaged
+            if tm == "no" or (tm == "teammates" and not mates):
+                continue
+        s = board[sq]
+        info = board.group_info.get(s.group or "", {})
+        out.append({"sq": sq, "name": s.name, "price": s.price, "mortgaged": st.mortgaged[sq],
+                    "colour": info.get("color", "#999")})
+    return out
+
+
+def builder_view(st: GameState, me: int, other: int, *, prefill: dict | None = None,
+                 counter: int | None = None) -> dict[str, Any]:
+    prefill = prefill or {}
+    give = prefill.get("give") or {}
+    take = prefill.get("take") or {}
+    mine, theirs = st.players[me], st.players[other]
+
+    def side(p, pl, chosen, receiver):
+        deeds = tradeable(st, p, receiver)
+        picked = set(chosen.get("squares") or [])
+        for d in deeds:
+            d["checked"] = d["sq"] in picked
+        return {"cash_max": pl.cash, "cash": chosen.get("cash") or 0, "cards_max": len(pl.jail_cards),
+                "cards": chosen.get("cards") or 0, "deeds": deeds}
+
+    return {
+        "to": other, "to_name": theirs.name, "counter": counter,
+        "give": side(me, mine, give, other), "take": side(other, theirs, take, me),
+        "balance": st.rules.trade_balance and not st.teammates(me, other),
+        "card_value": JAIL_CARD_VALUE,
+        "mortgage_fee": st.rules.trade_mortgaged == "yes",
+    }
+
+
+def opponents(st: GameState, me: int) -> list[dict[str, Any]]:
+    return [{"seat": i, "name": p.name, "colour": PLAYER_COLOURS[i % len(PLAYER_COLOURS)]}
+            for i, p in enumerate(st.players) if i != me and not p.bankrupt]
+
+
+# ---------------------------------------------------------------------------------------------
+# The economy and the log
+# ---------------------------------------------------------------------------------------------
+
+def economy_view(st: GameState) -> dict[str, Any]:
+    r = st.rules
+    return {
+        "round": st.round, "jackpot": st.jackpot if r.casino else None,
+        "free_parking": st.free_parking if r.free_parking_jackpot else None,
+        "bank_houses": st.bank_houses, "bank_hotels": st.bank_hotels,
+        "salary_stopped": not salary_active(st), "rent_tax": rent_tax_rate(st),
+        "speed_die": r.speed_die_from_round is not None and st.round >= r.speed_die_from_round,
+    }
+
+
+def log_entries(rows: list[dict[str, Any]], names: list[str], board) -> list[dict[str, Any]]:
+    """Game log rows (newest first) in words: who acted and what happened."""
+    out = []
+    for row in rows:
+        events = row.get("events") or []
+        dice = next((e["dice"] for e in events if e.get("e") == "roll"), None)
+        seat = row.get("seat")
+        out.append({
+            "seq": row["seq"], "source": row.get("source", ""),
+            "who": names[seat] if isinstance(seat, int) and 0 <= seat < len(names) else "",
+            "colour": PLAYER_COLOURS[seat % len(PLAYER_COLOURS)] if isinstance(seat, int) else None,
+            "lines": [describe(e, names, board) for e in events],
+            "dice": dice_view(dice) if dice else None,
+            "at": row.get("created_at"),
+        })
+    return out
+
+
+def last_card(events: list[dict], names: list[str]) -> str | None:
+    from games.engine.cards import card_text
+
+    for e in reversed(events or []):
+        if e.get("e") == "card":
+            return card_text(e["card"])
+    return None

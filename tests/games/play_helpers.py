@@ -1,0 +1,70 @@
+"""Helpers for the game page's tests: start a game between users, and play it on through the
+service with a simple policy (the same moves a cautious player would click)."""
+
+from __future__ import annotations
+
+from unittest import mock
+
+from games import services
+from games.engine import GameState, legal_actions, waiting_on
+from games.models import Game
+
+# What the simple player prefers, first listed first. In debt it sells and mortgages.
+PREFERENCE = ("buy", "decline", "roll", "end_turn", "pay_fine", "keep_mortgaged", "income_tax", "casino_skip", "bus",
+              "teleport", "destroy", "reject", "pass", "sell", "sell_all", "mortgage")
+
+
+def start_game(host, *others, preset: str = "classic", pace: str = "live", private: bool = False,
+               name: str = "Test table", seed: int = 20240601) -> Game:
+    """A started game between users, with a fixed seed so that every run plays the same game."""
+    table = services.table_create(host=host, name=name, preset=preset, pace=pace, turn_hours=24,
+                                  seat_count=1 + len(others), is_private=private)
+    for user in others:
+        services.table_join(table=table, user=user)
+    with mock.patch.object(services.secrets, "randbits", return_value=seed):
+        return services.table_start(table=table, by=host)
+
+
+def users_by_seat(game: Game) -> dict[int, object]:
+    return {s.position: s.user for s in game.table.seats.select_related("user")}
+
+
+def choose(state: GameState, seat: int) -> dict | None:
+    legal = legal_actions(state, seat)
+    top = state.pending_frame()
+    in_debt = top is not None and top["k"] == "debt" and top["p"] == seat
+    for kind in PREFERENCE:
+        for a in legal:
+            if a["type"] != kind:
+                continue
+            if kind in ("sell", "sell_all", "mortgage") and not in_debt:
+                continue
+            return {k: v for k, v in a.items() if k not in ("player", "min", "max")}
+    if in_debt:
+        return {"type": "surrender"}
+    return None
+
+
+def next_move(game: Game) -> tuple[int, dict] | None:
+    """The seat the game waits on and the move the simple player makes there."""
+    state = GameState.from_json(game.state)
+    for seat in waiting_on(state):
+        move = choose(state, seat)
+        if move is not None:
+            return seat, move
+    return None
+
+
+def autoplay(game: Game, actions: int) -> Game:
+    """Play ``actions`` moves (or until the game ends) through services.game_submit_action."""
+    users = users_by_seat(game)
+    for _ in range(actions):
+        game.refresh_from_db()
+        if game.status != Game.Status.ACTIVE:
+            break
+        found = next_move(game)
+        assert found is not None, f"the simple player has no move: {game.state['stack'][-1:]}"
+        seat, move = found
+        services.game_submit_action(game=game, user=users[seat], action=move, expected_version=game.version)
+    game.refresh_from_db()
+    return game

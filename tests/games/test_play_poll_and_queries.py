@@ -1,0 +1,104 @@
+"""The poll (a 204 while nothing moved) and the number of queries the game page, the poll and a
+move take, whatever the game's length."""
+
+from __future__ import annotations
+
+import pytest
+from django.urls import reverse
+
+from games.models import GameAction
+from tests.games.play_helpers import autoplay, next_move, start_game, users_by_seat
+
+pytestmark = pytest.mark.django_db
+HTMX = {"HTTP_HX_REQUEST": "true"}
+
+
+def test_poll_returns_204_while_the_version_is_unchanged(client, alice, bob):
+    game = start_game(alice, bob)
+    client.force_login(alice)
+
+    response = client.get(reverse("games:game_poll", args=[game.pk]), {"v": game.version}, **HTMX)
+
+    assert response.status_code == 204
+    assert response.content == b""
+
+
+def test_poll_returns_the_fresh_game_after_a_move(client, alice, bob):
+    game = start_game(alice, bob)
+    client.force_login(alice)
+    shown = game.version
+    autoplay(game, 1)
+
+    response = client.get(reverse("games:game_poll", args=[game.pk]), {"v": shown}, **HTMX)
+
+    html = response.content.decode()
+    assert response.status_code == 200
+    assert html.lstrip().startswith('<div id="game"')
+    assert f'data-version="{game.version}"' in html
+    assert f"?v={game.version}" in html  # the next poll asks about the new version
+
+
+def test_poll_of_a_spectator_on_a_public_game(client, alice, bob):
+    game = start_game(alice, bob)
+
+    assert client.get(reverse("games:game_poll", args=[game.pk]), {"v": game.version}).status_code == 204
+    assert client.get(reverse("games:game_poll", args=[game.pk]), {"v": 0}).status_code == 200
+
+
+def test_page_polls_every_2_s_live_and_every_15_s_by_correspondence(client, alice, bob, charlie):
+    live = start_game(alice, bob, pace="live")
+    slow = start_game(alice, charlie, pace="correspondence")
+    client.force_login(alice)
+
+    assert 'hx-trigger="every 2s [gameIdle()]"' in client.get(reverse("games:game", args=[live.pk])).content.decode()
+    assert 'hx-trigger="every 15s [gameIdle()]"' in client.get(reverse("games:game", args=[slow.pk])).content.decode()
+
+
+def test_unchanged_poll_is_one_query_besides_the_session(client, alice, bob, django_assert_num_queries):
+    game = start_game(alice, bob)
+    client.force_login(alice)
+    url = reverse("games:game_poll", args=[game.pk])
+    client.get(url, {"v": game.version})  # warm up
+
+    # The session, the user, and the version itself.
+    with django_assert_num_queries(3):
+        assert client.get(url, {"v": game.version}, **HTMX).status_code == 204
+
+
+def test_unchanged_poll_of_an_anonymous_spectator_is_one_query(client, alice, bob, django_assert_num_queries):
+    game = start_game(alice, bob)
+    url = reverse("games:game_poll", args=[game.pk])
+
+    with django_assert_num_queries(1):
+        assert client.get(url, {"v": game.version}).status_code == 204
+
+
+@pytest.mark.parametrize("length", [10, 200])
+def test_game_page_queries_do_not_grow_with_the_game(client, alice, bob, charlie, length,
+                                                     django_assert_max_num_queries):
+    game = start_game(alice, bob, charlie)
+    game = autoplay(game, length)
+    assert GameAction.objects.filter(game=game).count() >= min(length, 150)
+    client.force_login(alice)
+    url = reverse("games:game", args=[game.pk])
+
+    with django_assert_max_num_queries(19) as captured:
+        assert client.get(url).status_code == 200
+    with django_assert_max_num_queries(19):
+        assert client.get(url, **HTMX).status_code == 200
+    print(f"game page after {length} actions: {len(captured.captured_queries)} queries")
+
+
+def test_a_move_takes_a_bounded_number_of_queries(client, alice, bob, charlie, django_assert_max_num_queries):
+    game = autoplay(start_game(alice, bob, charlie), 60)
+    users = users_by_seat(game)
+    seat, move = next_move(game)
+    client.force_login(users[seat])
+    data = {"version": game.version, **{k: v for k, v in move.items() if k not in ("player",)}}
+    if move["type"] == "surrender":
+        data["confirm"] = "yes"
+
+    with django_assert_max_num_queries(25) as captured:
+        response = client.post(reverse("games:game_act", args=[game.pk]), data, **HTMX)
+    assert response.status_code == 200, response.content.decode()[:500]
+    print(f"one move ({move['type']}) with the refreshed fragment: {len(captured.captured_queries)} queries")
