@@ -68,3 +68,25 @@ def autoplay(game: Game, actions: int) -> Game:
         services.game_submit_action(game=game, user=users[seat], action=move, expected_version=game.version)
     game.refresh_from_db()
     return game
+
+
+def play_until(game: Game, done, limit: int = 500) -> Game:
+    """Play on with the simple player until ``done(state)`` holds (checked before each move)."""
+    users = users_by_seat(game)
+    for _ in range(limit):
+        game.refresh_from_db()
+        state = GameState.from_json(game.state)
+        if done(state):
+            return game
+        assert game.status == Game.Status.ACTIVE, "the game ended first"
+        seat, move = next_move(game)
+        services.game_submit_action(game=game, user=users[seat], action=move, expected_version=game.version)
+    raise AssertionError("the condition never came")
+
+
+def cheapest_deed(state: GameState, seat: int) -> int | None:
+    """A deed of ``seat`` that may be traded (no buildings in its group, not mortgaged)."""
+    board = state.board
+    deeds = [sq for sq in board.deeds if state.owner[sq] == seat and not state.mortgaged[sq]
+             and not any(state.level[x] for x in board.group_of[sq])]
+    return min(deeds, key=lambda sq: board.price[sq]) if deeds else None
