@@ -1338,6 +1338,10 @@ def _trade_window_error(st: GameState, p: int) -> str | None:
     top = st.stack[-1] if st.stack else None
     if top is not None and top["k"] == "trade_response":
         return "a trade offer is already waiting for an answer"
+    if top is not None and top["k"] == "mortgage_transfer":
+        # RULES.md 9: the receiver decides "at once"; a trade in between could move the deed
+        # away and leave the decision about a deed its holder no longer owns.
+        return "a transferred mortgage must be decided first"
     rules = st.rules
     if rules.trade_windows == "own_turn":
         # RULES.md 9: before rolling, while deciding a purchase, while a rent or tax payment is
