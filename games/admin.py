@@ -8,7 +8,17 @@ from typing import Any
 from django.contrib import admin
 from django.http import HttpRequest
 
-from games.models import AuctionRow, DeckRow, DeedRow, Game, GameAction, Invitation, Seat, Table, TradeRow
+from games.models import (
+    AuctionRow,
+    DeckRow,
+    DeedRow,
+    Game,
+    GameAction,
+    Invitation,
+    Seat,
+    Table,
+    TradeRow,
+)
 
 
 class ReadOnlyAdmin(admin.ModelAdmin):
@@ -42,8 +52,17 @@ class InvitationInline(admin.TabularInline):
 
 @admin.register(Table)
 class TableAdmin(admin.ModelAdmin):
-    list_display = ("name", "preset", "pace", "turn_hours", "seat_count", "is_private", "status", "host",
-                    "created_at")
+    list_display = (
+        "name",
+        "preset",
+        "pace",
+        "turn_hours",
+        "seat_count",
+        "is_private",
+        "status",
+        "host",
+        "created_at",
+    )
     list_filter = ("status", "preset", "pace", "is_private")
     search_fields = ("name", "host__username", "host__email", "invite_code")
     raw_id_fields = ("host",)
@@ -53,8 +72,18 @@ class TableAdmin(admin.ModelAdmin):
 
 @admin.register(Game)
 class GameAdmin(ReadOnlyAdmin):
-    list_display = ("pk", "table", "status", "round", "current_seat", "pending", "version", "deadline",
-                    "started_at", "finished_at")
+    list_display = (
+        "pk",
+        "table",
+        "status",
+        "round",
+        "current_seat",
+        "pending",
+        "version",
+        "deadline",
+        "started_at",
+        "finished_at",
+    )
     list_filter = ("status", "table__preset", "table__pace")
     search_fields = ("table__name", "=pk")
     list_select_related = ("table",)

@@ -23,7 +23,9 @@ def create_demo_game(user: User) -> Game:
     # Lock the user's row so that two concurrent runs cannot both create a demo table.
     User.objects.select_for_update().get(pk=user.pk)
     game = (
-        Game.objects.filter(table__host=user, table__name=DEMO_TABLE_NAME, status=Game.Status.ACTIVE)
+        Game.objects.filter(
+            table__host=user, table__name=DEMO_TABLE_NAME, status=Game.Status.ACTIVE
+        )
         .select_related("table")
         .order_by("-pk")
         .first()
@@ -31,13 +33,24 @@ def create_demo_game(user: User) -> Game:
     if game is not None:
         return game
     # A demo table left open (say the start failed half-way on an earlier run) is reused.
-    table = Table.objects.filter(host=user, name=DEMO_TABLE_NAME, status=Table.Status.OPEN).order_by("-pk").first()
+    table = (
+        Table.objects.filter(host=user, name=DEMO_TABLE_NAME, status=Table.Status.OPEN)
+        .order_by("-pk")
+        .first()
+    )
     if table is None:
         table = services.table_create(
-            host=user, name=DEMO_TABLE_NAME, preset="classic", pace=Table.Pace.CORRESPONDENCE,
-            turn_hours=24, seat_count=DEMO_BOTS + 1, is_private=False,
+            host=user,
+            name=DEMO_TABLE_NAME,
+            preset="classic",
+            pace=Table.Pace.CORRESPONDENCE,
+            turn_hours=24,
+            seat_count=DEMO_BOTS + 1,
+            is_private=False,
         )
     for seat in table.seats.all():
         if seat.is_empty:
-            services.table_set_seat(table=table, by=user, position=seat.position, bot=Seat.Bot.STRATEGY)
+            services.table_set_seat(
+                table=table, by=user, position=seat.position, bot=Seat.Bot.STRATEGY
+            )
     return services.table_start(table=table, by=user)

@@ -58,9 +58,18 @@ _OPTION_IN_MESSAGE = re.compile(r"option '([a-z_]+)'")
 
 # The custom fields, in the order the form shows them (the template loops over these).
 CUSTOM_FIELDS = (
-    "start_cash", "turn_seconds", "salary_stops", "rent_tax_from", "mortgage_expiry_rounds",
-    "even_building", "builds_per_turn", "speed_die_from_round", "houses_before_hotel",
-    "free_parking_jackpot", "income_tax_choice", "deal_at_start",
+    "start_cash",
+    "turn_seconds",
+    "salary_stops",
+    "rent_tax_from",
+    "mortgage_expiry_rounds",
+    "even_building",
+    "builds_per_turn",
+    "speed_die_from_round",
+    "houses_before_hotel",
+    "free_parking_jackpot",
+    "income_tax_choice",
+    "deal_at_start",
 )
 
 
@@ -71,28 +80,42 @@ def _number(**kwargs: Any) -> forms.IntegerField:
 
 class TableForm(forms.Form):
     name = forms.CharField(
-        label=_("Table name"), max_length=80, required=False,
+        label=_("Table name"),
+        max_length=80,
+        required=False,
         help_text=_("Optional. Leave it empty for “<your name>'s table”."),
     )
     preset = forms.ChoiceField(
-        label=_("Rules"), choices=[(p, PRESET_LABELS[p]) for p in PRESET_NAMES], initial="classic",
+        label=_("Rules"),
+        choices=[(p, PRESET_LABELS[p]) for p in PRESET_NAMES],
+        initial="classic",
     )
     seat_count = forms.TypedChoiceField(
-        label=_("Seats"), required=False, coerce=int, empty_value=None,
-        choices=[("", _("As many as the rules allow"))] + [(n, str(n)) for n in range(2, 9)],
-        help_text=_("Classic seats 2–8, world 2–5, duel exactly 3, teams exactly 4."),
+        label=_("Seats"),
+        required=False,
+        coerce=int,
+        empty_value=None,
+        choices=[("", _("The most allowed"))] + [(n, str(n)) for n in range(2, 9)],
+        help_text=_("Classic seats 2 to 8, world 2 to 5, duel exactly 3, teams exactly 4."),
     )
     is_private = forms.BooleanField(
-        label=_("Private table"), required=False,
+        label=_("Private table"),
+        required=False,
         help_text=_("Not listed in the lobby: only people with the invitation link can join."),
     )
     pace = forms.ChoiceField(
-        label=_("Pace"), choices=Table.Pace.choices, initial=Table.Pace.CORRESPONDENCE,
+        label=_("Pace"),
+        choices=Table.Pace.choices,
+        initial=Table.Pace.CORRESPONDENCE,
         widget=forms.RadioSelect,
     )
     turn_hours = forms.TypedChoiceField(
-        label=_("Time per turn (correspondence)"), choices=TURN_HOUR_CHOICES, coerce=int, initial=24,
-        required=False, empty_value=None,
+        label=_("Time per turn (correspondence)"),
+        choices=TURN_HOUR_CHOICES,
+        coerce=int,
+        initial=24,
+        required=False,
+        empty_value=None,
         help_text=_("Live tables use the rules' timer in seconds instead."),
     )
 
@@ -111,20 +134,31 @@ class TableForm(forms.Form):
         help_text=_("Minutes on live tables, rounds on correspondence tables; 0: never."),
     )
     mortgage_expiry_rounds = _number(
-        label=_("Mortgages auctioned after (rounds)"), help_text=_("0: never."),
+        label=_("Mortgages auctioned after (rounds)"),
+        help_text=_("0: never."),
     )
     even_building = forms.ChoiceField(label=_("Even building"), choices=TRI_STATE, required=False)
-    builds_per_turn = _number(label=_("Builds per colour group per turn"), help_text=_("0: unlimited."))
+    builds_per_turn = _number(
+        label=_("Builds per colour group per turn"), help_text=_("0: unlimited.")
+    )
     speed_die_from_round = _number(label=_("Speed die from round"), help_text=_("0: no speed die."))
     houses_before_hotel = _number(label=_("Houses before a hotel"), help_text=_("1 to 4."))
     free_parking_jackpot = forms.ChoiceField(
-        label=_("Free Parking jackpot"), choices=TRI_STATE, required=False,
-        help_text=_("House rule: taxes and fines go to a pot that whoever lands on Free Parking takes."),
+        label=_("Free Parking jackpot"),
+        choices=TRI_STATE,
+        required=False,
+        help_text=_(
+            "House rule: taxes and fines go to a pot that whoever lands on Free Parking takes."
+        ),
     )
     income_tax_choice = forms.ChoiceField(
-        label=_("Income tax: 10% of worth as a choice"), choices=TRI_STATE, required=False,
+        label=_("Income tax: 10% of worth as a choice"),
+        choices=TRI_STATE,
+        required=False,
     )
-    deal_at_start = forms.ChoiceField(label=_("Deeds dealt at the start"), choices=DEAL_CHOICES, required=False)
+    deal_at_start = forms.ChoiceField(
+        label=_("Deeds dealt at the start"), choices=DEAL_CHOICES, required=False
+    )
 
     def custom_fields(self) -> list[forms.BoundField]:
         return [self[name] for name in CUSTOM_FIELDS]
@@ -140,19 +174,32 @@ class TableForm(forms.Form):
         options = self._options(preset, pace)
         if self.errors:
             return data
-        try:
-            rules = table_rules(preset=preset, options=options, pace=pace)
-        except InvalidRules as e:
-            match = _OPTION_IN_MESSAGE.search(str(e))
-            field = _FIELD_OF_OPTION.get(match.group(1)) if match else None
-            self.add_error(field, str(e))
+        # Each option on its own first, so that every bad box gets its message at once; then
+        # all of them together (the engine also checks how options fit with each other).
+        for key, value in options.items():
+            self._engine_check(preset, {key: value}, pace)
+        rules = None if self.errors else self._engine_check(preset, options, pace)
+        if rules is None:
             return data
         lo, hi = rules.seats
         seats = data.get("seat_count")
         if seats is not None and not lo <= seats <= hi:
-            self.add_error("seat_count", _("These rules seat %(lo)s to %(hi)s players.") % {"lo": lo, "hi": hi})
+            self.add_error(
+                "seat_count", _("These rules seat %(lo)s to %(hi)s players.") % {"lo": lo, "hi": hi}
+            )
         data["options"] = options
         return data
+
+    def _engine_check(self, preset: str, options: dict[str, Any], pace: str):
+        """The rule set, or None after putting the engine's refusal on the field it names."""
+        try:
+            return table_rules(preset=preset, options=options, pace=pace)
+        except InvalidRules as e:
+            match = _OPTION_IN_MESSAGE.search(str(e))
+            field = _FIELD_OF_OPTION.get(match.group(1)) if match else None
+            if field is None or field not in self.errors:
+                self.add_error(field, str(e))
+            return None
 
     def _options(self, preset: str, pace: str) -> dict[str, Any]:
         """The engine overrides the host asked for, leaving out what equals the preset."""
@@ -170,7 +217,9 @@ class TableForm(forms.Form):
             if live:
                 options["turn_seconds"] = data["turn_seconds"]
             else:
-                self.add_error("turn_seconds", _("Correspondence tables give hours per turn, not seconds."))
+                self.add_error(
+                    "turn_seconds", _("Correspondence tables give hours per turn, not seconds.")
+                )
         for field, minutes_key, round_key in (
             ("salary_stops", "salary_stops_minutes", "salary_stops_round"),
             ("rent_tax_from", "rent_tax_minutes", "rent_tax_round"),

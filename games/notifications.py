@@ -32,8 +32,14 @@ def _zone(name: str | None) -> zoneinfo.ZoneInfo | None:
         return None
 
 
-def _send(*, name: str, to: str, context: dict[str, Any], language: str | None = None,
-          time_zone: str | None = None) -> None:
+def _send(
+    *,
+    name: str,
+    to: str,
+    context: dict[str, Any],
+    language: str | None = None,
+    time_zone: str | None = None,
+) -> None:
     """Render the three templates of e-mail ``name`` for one recipient and send it."""
     context = {"site_name": settings.SITE_NAME, "site_url": settings.SITE_URL, **context}
     with translation.override(language or settings.LANGUAGE_CODE):
@@ -58,8 +64,11 @@ def _humans(game: Game, positions: Iterable[int] | None = None) -> list[tuple[Se
     """The human players of a game (optionally only those seats) who have an e-mail address."""
     wanted = set(positions) if positions is not None else None
     seats = game.table.seats.filter(user__isnull=False, bot="").select_related("user")
-    return [(s, s.user) for s in seats
-            if s.user.email and s.user.is_active and (wanted is None or s.position in wanted)]
+    return [
+        (s, s.user)
+        for s in seats
+        if s.user.email and s.user.is_active and (wanted is None or s.position in wanted)
+    ]
 
 
 def _game_context(game: Game) -> dict[str, Any]:
@@ -80,8 +89,13 @@ def send_your_turn(*, game: Game) -> int:
         if seat.position < len(players) and players[seat.position].get("bankrupt"):
             continue
         context = {**_game_context(game), "user": user, "seat": seat, "deadline": game.deadline}
-        _send(name="your_turn", to=user.email, context=context, language=user.language,
-              time_zone=user.time_zone)
+        _send(
+            name="your_turn",
+            to=user.email,
+            context=context,
+            language=user.language,
+            time_zone=user.time_zone,
+        )
         sent += 1
     return sent
 
@@ -89,10 +103,19 @@ def send_your_turn(*, game: Game) -> int:
 def send_game_over(*, game: Game, winner: str) -> int:
     sent = 0
     for seat, user in _humans(game):
-        context = {**_game_context(game), "user": user, "winner": winner,
-                   "you_won": game.winner_seat == seat.position}
-        _send(name="game_over", to=user.email, context=context, language=user.language,
-              time_zone=user.time_zone)
+        context = {
+            **_game_context(game),
+            "user": user,
+            "winner": winner,
+            "you_won": game.winner_seat == seat.position,
+        }
+        _send(
+            name="game_over",
+            to=user.email,
+            context=context,
+            language=user.language,
+            time_zone=user.time_zone,
+        )
         sent += 1
     return sent
 
@@ -108,5 +131,10 @@ def send_invitation(*, invitation: Invitation) -> None:
         "invitee": invitee,
     }
     language = invitee.language if invitee else invitation.invited_by.language
-    _send(name="invitation", to=invitation.email, context=context, language=language,
-          time_zone=invitee.time_zone if invitee else None)
+    _send(
+        name="invitation",
+        to=invitation.email,
+        context=context,
+        language=language,
+        time_zone=invitee.time_zone if invitee else None,
+    )

@@ -26,8 +26,12 @@ assert set(PRESET_LABELS) == set(PRESET_NAMES)
 
 PRESET_BLURBS = {
     "classic": _("The board game as printed: last player standing wins."),
-    "classic-short": _("Two deeds each to start, hotels after three houses, ends at the second bankruptcy."),
-    "world-classic": _("The online world board: casino, luck cards, salary stops and rent tax later on."),
+    "classic-short": _(
+        "Two deeds each to start, hotels after three houses, ends at the second bankruptcy."
+    ),
+    "world-classic": _(
+        "The online world board: casino, luck cards, salary stops and rent tax later on."
+    ),
     "world-quick": _("World board with more cash, the speed die and a faster economy."),
     "world-duel": _("Exactly three players, every deed dealt at the start."),
     "world-teams": _("Two teams of two: no rent between teammates."),
@@ -92,7 +96,7 @@ def format_value(key: str, value: Any) -> str:
         return str(DEAL_LABELS.get(value, value))
     if isinstance(value, (list, tuple)) and key == "seats":
         lo, hi = value
-        return f"{lo}" if lo == hi else f"{lo}–{hi}"
+        return f"{lo}" if lo == hi else f"{lo}\N{EN DASH}{hi}"
     if isinstance(value, int):
         return f"{value:,}"
     return str(value)
@@ -117,12 +121,14 @@ def describe_changes(preset: str, overrides: dict[str, Any]) -> list[Change]:
     order = {key: i for i, key in enumerate(OPTION_LABELS)}
     changes = []
     for key in sorted(overrides, key=lambda k: (order.get(k, len(order)), k)):
-        changes.append(Change(
-            key=key,
-            label=str(OPTION_LABELS.get(key, key)),
-            value=format_value(key, overrides[key]),
-            preset_value=format_value(key, base.get(key)),
-        ))
+        changes.append(
+            Change(
+                key=key,
+                label=str(OPTION_LABELS.get(key, key)),
+                value=format_value(key, overrides[key]),
+                preset_value=format_value(key, base.get(key)),
+            )
+        )
     return changes
 
 
@@ -158,15 +164,30 @@ def rule_highlights(rules: RuleSet) -> list[tuple[str, str]]:
         (str(_("Salary")), format_value("salary", rules.salary)),
         (str(_("Houses before a hotel")), str(rules.houses_before_hotel)),
         (str(_("Even building")), format_value("even_building", rules.even_building)),
-        (str(_("Builds per group per turn")), format_value("builds_per_turn", rules.builds_per_turn)),
-        (str(_("Mortgages auctioned after (rounds)")),
-         format_value("mortgage_expiry_rounds", rules.mortgage_expiry_rounds)),
-        (str(_("Speed die from round")), format_value("speed_die_from_round", rules.speed_die_from_round)),
+        (
+            str(_("Builds per group per turn")),
+            format_value("builds_per_turn", rules.builds_per_turn),
+        ),
+        (
+            str(_("Mortgages auctioned after (rounds)")),
+            format_value("mortgage_expiry_rounds", rules.mortgage_expiry_rounds),
+        ),
+        (
+            str(_("Speed die from round")),
+            format_value("speed_die_from_round", rules.speed_die_from_round),
+        ),
     ]
     if rules.salary_stops_round is not None:
-        rows.append((str(_("Salary stops")), format_value("salary_stops_round", rules.salary_stops_round)))
+        rows.append(
+            (str(_("Salary stops")), format_value("salary_stops_round", rules.salary_stops_round))
+        )
     elif rules.salary_stops_minutes is not None:
-        rows.append((str(_("Salary stops")), format_value("salary_stops_minutes", rules.salary_stops_minutes)))
+        rows.append(
+            (
+                str(_("Salary stops")),
+                format_value("salary_stops_minutes", rules.salary_stops_minutes),
+            )
+        )
     if rules.rent_tax_round is not None:
         rows.append((str(_("Rent tax")), format_value("rent_tax_round", rules.rent_tax_round)))
     elif rules.rent_tax_minutes is not None:
@@ -176,5 +197,7 @@ def rule_highlights(rules: RuleSet) -> list[tuple[str, str]]:
     if rules.income_tax_choice:
         rows.append((str(_("Income tax: 10% of worth as a choice")), str(_("on"))))
     if rules.deal_at_start != "none":
-        rows.append((str(_("Deeds dealt at the start")), format_value("deal_at_start", rules.deal_at_start)))
+        rows.append(
+            (str(_("Deeds dealt at the start")), format_value("deal_at_start", rules.deal_at_start))
+        )
     return rows

@@ -50,11 +50,16 @@ class TableCard:
 
 def _card(table: Table, taken: int) -> TableCard:
     try:
-        pace = pace_summary(pace=table.pace, turn_hours=table.turn_hours,
-                            rules=table_rules(preset=table.preset, options=table.options, pace=table.pace))
+        pace = pace_summary(
+            pace=table.pace,
+            turn_hours=table.turn_hours,
+            rules=table_rules(preset=table.preset, options=table.options, pace=table.pace),
+        )
     except ValueError:
         pace = table.get_pace_display()
-    return TableCard(table=table, taken=taken, changes=table_changes(table.preset, table.options), pace=pace)
+    return TableCard(
+        table=table, taken=taken, changes=table_changes(table.preset, table.options), pace=pace
+    )
 
 
 def lobby_tables(*, limit: int = LOBBY_LIMIT) -> list[TableCard]:
@@ -66,6 +71,17 @@ def lobby_tables(*, limit: int = LOBBY_LIMIT) -> list[TableCard]:
         .order_by("-created_at")[:limit]
     )
     return [_card(t, t.taken) for t in tables]
+
+
+def seated_table_ids(*, user) -> set[int]:
+    """The open tables the user sits at (the lobby marks them): one query."""
+    if not user.is_authenticated:
+        return set()
+    return set(
+        Seat.objects.filter(user=user, table__status=Table.Status.OPEN).values_list(
+            "table_id", flat=True
+        )
+    )
 
 
 def _seats_queryset() -> QuerySet[Seat]:
@@ -97,6 +113,11 @@ class TablePage:
         return [sum(1 for s in self.seats if s.team == t and not s.is_empty) for t in (0, 1)]
 
     @property
+    def team_room(self) -> list[bool]:
+        """Whether each team has a place left (a player may switch into it)."""
+        return [count < 2 for count in self.team_counts]
+
+    @property
     def can_invite(self) -> bool:
         return self.table.status == Table.Status.OPEN and (self.is_host or self.my_seat is not None)
 
@@ -124,9 +145,15 @@ def table_page(*, table_id: int, user) -> TablePage:
         rules = None
     game = getattr(table, "game", None)
     return TablePage(
-        table=table, seats=seats, card=_card(table, sum(1 for s in seats if not s.is_empty)),
-        highlights=rule_highlights(rules) if rules else [], rules=rules, my_seat=my_seat,
-        is_host=is_host, invitations=invitations, game=game,
+        table=table,
+        seats=seats,
+        card=_card(table, sum(1 for s in seats if not s.is_empty)),
+        highlights=rule_highlights(rules) if rules else [],
+        rules=rules,
+        my_seat=my_seat,
+        is_host=is_host,
+        invitations=invitations,
+        game=game,
     )
 
 
@@ -220,12 +247,21 @@ def dashboard(*, user) -> Dashboard:
     all_seats: dict[int, list[Seat]] = {}
     for s in _seats_queryset().filter(table_id__in=table_ids):
         all_seats.setdefault(s.table_id, []).append(s)
-    finished_ids = [s.table.game.pk for s in my_seats
-                    if hasattr(s.table, "game") and s.table.game.status != Game.Status.ACTIVE]
+    finished_ids = [
+        s.table.game.pk
+        for s in my_seats
+        if hasattr(s.table, "game") and s.table.game.status != Game.Status.ACTIVE
+    ]
     # Only finished games need the state (for the winner's name); only their players list is read.
-    winners_state = dict(
-        Game.objects.filter(pk__in=finished_ids[:DASHBOARD_FINISHED_LIMIT]).values_list("pk", "state")
-    ) if finished_ids else {}
+    winners_state = (
+        dict(
+            Game.objects.filter(pk__in=finished_ids[:DASHBOARD_FINISHED_LIMIT]).values_list(
+                "pk", "state"
+            )
+        )
+        if finished_ids
+        else {}
+    )
 
     board = Dashboard(waiting=[], playing=[], open=[], finished=[])
     for seat in my_seats:
@@ -233,7 +269,9 @@ def dashboard(*, user) -> Dashboard:
         seats = all_seats.get(table.pk, [])
         game = getattr(table, "game", None)
         entry = DashboardEntry(
-            card=_card(table, sum(1 for s in seats if not s.is_empty)), seat=seat, game=game,
+            card=_card(table, sum(1 for s in seats if not s.is_empty)),
+            seat=seat,
+            game=game,
             opponents=[s.label for s in seats if s.pk != seat.pk and not s.is_empty],
         )
         if game is None:
@@ -260,5 +298,6 @@ def _by_deadline(entry: DashboardEntry) -> datetime:
 def waiting_count(*, user) -> int:
     """How many games wait for the user (the lobby's reminder): one query."""
     games = Game.objects.filter(status=Game.Status.ACTIVE, table__seats__user=user).values_list(
-        "waiting_seats", "table__seats__position")
+        "waiting_seats", "table__seats__position"
+    )
     return sum(1 for waiting, position in games if position in (waiting or []))

@@ -52,7 +52,9 @@ def notify_turn(game_id: int, version: int) -> int:
     (or a late task for an older version) only the first one that still moves it forward sends.
     """
     claimed = Game.objects.filter(
-        pk=game_id, status=Game.Status.ACTIVE, notified_version__lt=version,
+        pk=game_id,
+        status=Game.Status.ACTIVE,
+        notified_version__lt=version,
         table__pace=Table.Pace.CORRESPONDENCE,
     ).update(notified_version=version)
     if claimed != 1:
@@ -72,7 +74,9 @@ def notify_game_over(game_id: int) -> int:
 
 @shared_task(ignore_result=True)
 def send_invitation(invitation_id: int) -> None:
-    invitation = Invitation.objects.select_related("table", "invited_by").filter(pk=invitation_id).first()
+    invitation = (
+        Invitation.objects.select_related("table", "invited_by").filter(pk=invitation_id).first()
+    )
     if invitation is None:
         return
     notifications.send_invitation(invitation=invitation)

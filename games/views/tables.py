@@ -20,11 +20,11 @@ from django.views.decorators.http import require_POST, require_safe
 from django_htmx.http import HttpResponseClientRedirect
 
 from games import selectors, services
+from games.engine import PRESET_NAMES, PRESETS
 from games.forms import InviteForm, TableForm, TeamForm
 from games.links import absolute, game_path, invite_path, table_path
 from games.models import Seat, Table
 from games.options import PRESET_BLURBS, PRESET_LABELS, format_value
-from games.engine import PRESET_NAMES, PRESETS
 
 # ---------------------------------------------------------------------------------------------
 # Helpers
@@ -83,7 +83,9 @@ def _after_write(request: HttpRequest, table: Table, *, code: str = "") -> HttpR
     """Where a table form lands: the table page, or with htmx its refreshed body."""
     if request.htmx:
         page = selectors.table_page(table_id=table.pk, user=request.user)
-        return render(request, "games/tables/_table_body.html", _table_context(request, page, code=code))
+        return render(
+            request, "games/tables/_table_body.html", _table_context(request, page, code=code)
+        )
     if code and not selectors.user_may_see_table(table=table, user=request.user):
         return redirect(invite_path(code))
     return redirect(table_path(table.pk))
@@ -99,7 +101,9 @@ def _to_game(request: HttpRequest, game_id: int, table_id: int) -> HttpResponse 
     return redirect(target)
 
 
-def _render_table(request: HttpRequest, page: selectors.TablePage, *, code: str = "") -> HttpResponse:
+def _render_table(
+    request: HttpRequest, page: selectors.TablePage, *, code: str = ""
+) -> HttpResponse:
     if page.game is not None:
         response = _to_game(request, page.game.pk, page.table.pk)
         if response is not None:
@@ -121,7 +125,10 @@ def _render_table(request: HttpRequest, page: selectors.TablePage, *, code: str 
 def lobby(request: HttpRequest) -> HttpResponse:
     context = {
         "cards": selectors.lobby_tables(),
-        "waiting": selectors.waiting_count(user=request.user) if request.user.is_authenticated else 0,
+        "waiting": selectors.waiting_count(user=request.user)
+        if request.user.is_authenticated
+        else 0,
+        "seated": selectors.seated_table_ids(user=request.user),
     }
     if request.htmx:
         return render(request, "games/tables/_lobby_list.html", context)
@@ -133,26 +140,33 @@ def _preset_table() -> list[dict]:
     rows = []
     for name in PRESET_NAMES:
         p = PRESETS[name]
-        rows.append({
-            "name": name,
-            "label": PRESET_LABELS[name],
-            "blurb": PRESET_BLURBS[name],
-            "seats": format_value("seats", p["seats"]),
-            "start_cash": p["start_cash"],
-            "turn_seconds": p["turn_seconds"],
-            "salary_stops": p["salary_stops_minutes"],
-            "rent_tax_from": p["rent_tax_minutes"],
-            "mortgage_expiry_rounds": p["mortgage_expiry_rounds"],
-            "builds_per_turn": p["builds_per_turn"],
-            "speed_die_from_round": p["speed_die_from_round"],
-            "houses_before_hotel": p["houses_before_hotel"],
-            "even_building": p["even_building"],
-        })
+        rows.append(
+            {
+                "name": name,
+                "label": PRESET_LABELS[name],
+                "blurb": PRESET_BLURBS[name],
+                "seats": format_value("seats", p["seats"]),
+                "start_cash": p["start_cash"],
+                "start_cash_text": format_value("start_cash", p["start_cash"]),
+                "turn_seconds": p["turn_seconds"],
+                "salary_stops": p["salary_stops_minutes"],
+                "rent_tax_from": p["rent_tax_minutes"],
+                "mortgage_expiry_rounds": p["mortgage_expiry_rounds"],
+                "builds_per_turn": p["builds_per_turn"],
+                "speed_die_from_round": p["speed_die_from_round"],
+                "houses_before_hotel": p["houses_before_hotel"],
+                "even_building": p["even_building"],
+            }
+        )
     return rows
 
 
 def _render_form(request: HttpRequest, form: TableForm, status: int = 200) -> HttpResponse:
-    context = {"form": form, "presets": _preset_table(), "correspondence_rounds": services.CORRESPONDENCE_ROUNDS}
+    context = {
+        "form": form,
+        "presets": _preset_table(),
+        "correspondence_rounds": services.CORRESPONDENCE_ROUNDS,
+    }
     return render(request, "games/table_form.html", context, status=status)
 
 
@@ -171,14 +185,21 @@ def table_create(request: HttpRequest) -> HttpResponse:
     data = form.cleaned_data
     try:
         table = services.table_create(
-            host=request.user, name=data["name"], preset=data["preset"], options=data["options"],
-            pace=data["pace"], turn_hours=data["turn_hours"], seat_count=data["seat_count"],
+            host=request.user,
+            name=data["name"],
+            preset=data["preset"],
+            options=data["options"],
+            pace=data["pace"],
+            turn_hours=data["turn_hours"],
+            seat_count=data["seat_count"],
             is_private=data["is_private"],
         )
     except services.GameError as e:
         form.add_error(None, capfirst(str(e)))
         return _render_form(request, form)
-    messages.success(request, _("Your table is open. Invite friends or add bots, then start the game."))
+    messages.success(
+        request, _("Your table is open. Invite friends or add bots, then start the game.")
+    )
     return redirect(table_path(table.pk))
 
 
@@ -216,11 +237,15 @@ def table_join(request: HttpRequest, table_id: int) -> HttpResponse:
     code = request.POST.get("code", "")
     table = _table_or_404(request, table_id, code=code)
     try:
-        services.table_join(table=table, user=request.user, position=_int(request.POST.get("position")))
+        services.table_join(
+            table=table, user=request.user, position=_int(request.POST.get("position"))
+        )
     except services.GameError as e:
         _error(request, e)
     else:
-        messages.success(request, _("You have a seat. The host starts the game when every seat is filled."))
+        messages.success(
+            request, _("You have a seat. The host starts the game when every seat is filled.")
+        )
     return _after_write(request, table, code=code)
 
 
@@ -267,7 +292,9 @@ def table_bot(request: HttpRequest, table_id: int) -> HttpResponse:
     try:
         if position is None:
             raise services.GameError(_("choose a seat"))
-        services.table_set_seat(table=table, by=request.user, position=position, bot=request.POST.get("bot", ""))
+        services.table_set_seat(
+            table=table, by=request.user, position=position, bot=request.POST.get("bot", "")
+        )
     except services.GameError as e:
         _error(request, e)
     return _after_write(request, table)
@@ -281,8 +308,12 @@ def table_team(request: HttpRequest, table_id: int) -> HttpResponse:
     try:
         if not form.is_valid():
             raise services.GameError(_("choose team 1 or 2"))
-        services.table_set_team(table=table, user=request.user, team=form.cleaned_data["team"],
-                                position=_int(request.POST.get("position")))
+        services.table_set_team(
+            table=table,
+            user=request.user,
+            team=form.cleaned_data["team"],
+            position=_int(request.POST.get("position")),
+        )
     except services.GameError as e:
         _error(request, e)
     return _after_write(request, table)
@@ -297,7 +328,9 @@ def table_invite_email(request: HttpRequest, table_id: int) -> HttpResponse:
         messages.error(request, _("Enter a valid e-mail address."))
         return _after_write(request, table)
     try:
-        invitation = services.invitation_create(table=table, by=request.user, email=form.cleaned_data["email"])
+        invitation = services.invitation_create(
+            table=table, by=request.user, email=form.cleaned_data["email"]
+        )
     except services.GameError as e:
         _error(request, e)
     else:

@@ -30,7 +30,9 @@ def test_admin_lists_and_shows_tables_and_games_read_only(staff_client, alice, b
     for url in pages:
         assert staff_client.get(url).status_code == 200, url
 
-    game_page = staff_client.get(reverse("admin:games_game_change", args=[game.pk])).content.decode()
+    game_page = staff_client.get(
+        reverse("admin:games_game_change", args=[game.pk])
+    ).content.decode()
     assert 'name="_save"' not in game_page
     assert staff_client.get(reverse("admin:games_game_add")).status_code == 403
     assert staff_client.get(reverse("admin:games_gameaction_add")).status_code == 403

@@ -15,7 +15,12 @@ def test_create_demo_game_twice_makes_one_game_against_three_strategy_bots(alice
     assert Game.objects.count() == 1
     assert Table.objects.count() == 1
     table = first.table
-    assert (table.name, table.preset, table.pace, table.turn_hours) == ("Demo", "classic", "correspondence", 24)
+    assert (table.name, table.preset, table.pace, table.turn_hours) == (
+        "Demo",
+        "classic",
+        "correspondence",
+        24,
+    )
     assert not table.is_private
     seats = list(table.seats.all())
     assert seats[0].user == alice

@@ -36,8 +36,12 @@ def test_a_stale_version_is_refused_and_nothing_is_written(duel):
     before = _snapshot(duel)
 
     with pytest.raises(services.StaleVersion):
-        services.game_submit_action(game=duel, user=_user_at(duel, seat), action={"type": "roll"},
-                                    expected_version=duel.version - 1)
+        services.game_submit_action(
+            game=duel,
+            user=_user_at(duel, seat),
+            action={"type": "roll"},
+            expected_version=duel.version - 1,
+        )
 
     assert _snapshot(duel) == before
 
@@ -47,7 +51,9 @@ def test_a_non_player_is_refused_and_nothing_is_written(duel, charlie):
     before = _snapshot(duel)
 
     with pytest.raises(services.NotAllowed, match="not playing"):
-        services.game_submit_action(game=duel, user=charlie, action={"type": "roll"}, expected_version=duel.version)
+        services.game_submit_action(
+            game=duel, user=charlie, action={"type": "roll"}, expected_version=duel.version
+        )
 
     assert _snapshot(duel) == before
 
@@ -61,8 +67,12 @@ def test_an_out_of_turn_action_is_refused_with_the_engines_reason_and_nothing_is
     before = _snapshot(duel)
 
     with pytest.raises(services.GameError) as site_error:
-        services.game_submit_action(game=duel, user=_user_at(duel, idle), action={"type": "roll"},
-                                    expected_version=duel.version)
+        services.game_submit_action(
+            game=duel,
+            user=_user_at(duel, idle),
+            action={"type": "roll"},
+            expected_version=duel.version,
+        )
 
     assert str(site_error.value) == str(engine_error.value)
     assert _snapshot(duel) == before
@@ -74,8 +84,12 @@ def test_a_timeout_type_action_cannot_be_forged(duel):
     before = _snapshot(duel)
 
     with pytest.raises(services.GameError, match="unknown action"):
-        services.game_submit_action(game=duel, user=_user_at(duel, seat), action={"type": "timeout"},
-                                    expected_version=duel.version)
+        services.game_submit_action(
+            game=duel,
+            user=_user_at(duel, seat),
+            action={"type": "timeout"},
+            expected_version=duel.version,
+        )
 
     assert _snapshot(duel) == before
 
@@ -86,10 +100,14 @@ def test_of_two_submissions_of_the_same_version_only_the_first_applies(duel):
     user = _user_at(duel, seat)
     version = duel.version
 
-    services.game_submit_action(game=duel, user=user, action={"type": "roll"}, expected_version=version)
+    services.game_submit_action(
+        game=duel, user=user, action={"type": "roll"}, expected_version=version
+    )
     after_first = _snapshot(duel)
     with pytest.raises(services.StaleVersion):
-        services.game_submit_action(game=duel, user=user, action={"type": "roll"}, expected_version=version)
+        services.game_submit_action(
+            game=duel, user=user, action={"type": "roll"}, expected_version=version
+        )
 
     assert after_first[0] == version + 1
     assert _snapshot(duel) == after_first
@@ -133,8 +151,9 @@ def _play(game: Game, moves: int, seed: int = 7) -> None:
         seat = game.waiting_seats[0]
         action = bot.choose(GameState.from_json(game.state), seat, rng)
         action = {k: v for k, v in action.items() if k != "player"}
-        services.game_submit_action(game=game, user=_user_at(game, seat), action=action,
-                                    expected_version=game.version)
+        services.game_submit_action(
+            game=game, user=_user_at(game, seat), action=action, expected_version=game.version
+        )
 
 
 def _assert_rows_agree(game: Game) -> None:
@@ -145,13 +164,19 @@ def _assert_rows_agree(game: Game) -> None:
     for sq, row in deeds.items():
         owner = None if state.owner[sq] < 0 else state.owner[sq]
         assert (row.owner_seat, row.level, row.mortgaged, row.mortgaged_round) == (
-            owner, state.level[sq], state.mortgaged[sq], state.mround[sq]), sq
+            owner,
+            state.level[sq],
+            state.mortgaged[sq],
+            state.mround[sq],
+        ), sq
     decks = {r.name: r for r in DeckRow.objects.filter(game=game)}
     assert set(decks) == set(state.decks)
     for name, row in decks.items():
         assert row.cards == state.decks[name]
         assert row.discards == state.discards.get(name, [])
-    open_trades = {t.number: t for t in TradeRow.objects.filter(game=game, status=TradeRow.Status.OPEN)}
+    open_trades = {
+        t.number: t for t in TradeRow.objects.filter(game=game, status=TradeRow.Status.OPEN)
+    }
     assert set(open_trades) == {int(n) for n in state.trades}
     open_auctions = [(a.square, a.what) for a in AuctionRow.objects.filter(game=game, is_open=True)]
     assert open_auctions == [(f["sq"], f["what"]) for f in state.stack if f["k"] == "auction"]
@@ -172,17 +197,31 @@ def test_rows_mirror_the_state_after_a_few_moves_and_a_trade(duel):
     assert propose is not None, "classic rules allow trades at any time"
     cash = min(10, state.players[proposer].cash)
     services.game_submit_action(
-        game=duel, user=_user_at(duel, proposer), expected_version=duel.version,
-        action={"type": "propose", "to": 1 - proposer, "give": {"cash": cash, "squares": [], "cards": 0},
-                "take": {"cash": 0, "squares": [], "cards": 0}},
+        game=duel,
+        user=_user_at(duel, proposer),
+        expected_version=duel.version,
+        action={
+            "type": "propose",
+            "to": 1 - proposer,
+            "give": {"cash": cash, "squares": [], "cards": 0},
+            "take": {"cash": 0, "squares": [], "cards": 0},
+        },
     )
     _assert_rows_agree(duel)
     trade = TradeRow.objects.get(game=duel)
-    assert (trade.from_seat, trade.to_seat, trade.status) == (proposer, 1 - proposer, TradeRow.Status.OPEN)
+    assert (trade.from_seat, trade.to_seat, trade.status) == (
+        proposer,
+        1 - proposer,
+        TradeRow.Status.OPEN,
+    )
 
     duel.refresh_from_db()
-    services.game_submit_action(game=duel, user=_user_at(duel, 1 - proposer), expected_version=duel.version,
-                                action={"type": "reject", "trade": trade.number})
+    services.game_submit_action(
+        game=duel,
+        user=_user_at(duel, 1 - proposer),
+        expected_version=duel.version,
+        action={"type": "reject", "trade": trade.number},
+    )
     trade.refresh_from_db()
     assert trade.status == TradeRow.Status.REJECTED
     _play(duel, 12, seed=8)

@@ -11,8 +11,13 @@ from tests.factories import UserFactory
 
 @pytest.mark.django_db
 def test_table_create_seats_the_host_and_keeps_the_options(alice):
-    table = services.table_create(host=alice, name="Friday", preset="classic",
-                                  options={"free_parking_jackpot": True}, seat_count=3)
+    table = services.table_create(
+        host=alice,
+        name="Friday",
+        preset="classic",
+        options={"free_parking_jackpot": True},
+        seat_count=3,
+    )
 
     seats = list(table.seats.all())
     assert [s.position for s in seats] == [0, 1, 2]
@@ -28,7 +33,9 @@ def test_table_create_refuses_a_bad_option_naming_it(alice):
     with pytest.raises(services.GameError, match="start_cash"):
         services.table_create(host=alice, name="x", preset="classic", options={"start_cash": -5})
     with pytest.raises(services.GameError, match="houses_before_hotel"):
-        services.table_create(host=alice, name="x", preset="classic", options={"houses_before_hotel": 6})
+        services.table_create(
+            host=alice, name="x", preset="classic", options={"houses_before_hotel": 6}
+        )
     with pytest.raises(services.GameError, match="no_such_rule"):
         services.table_create(host=alice, name="x", preset="classic", options={"no_such_rule": 1})
 
@@ -46,7 +53,9 @@ def test_table_create_refuses_seats_outside_the_presets_range_and_bad_hours(alic
 
 
 @pytest.mark.django_db
-def test_join_fills_a_seat_and_refuses_a_double_join_and_a_full_table(alice, bob, charlie, make_table):
+def test_join_fills_a_seat_and_refuses_a_double_join_and_a_full_table(
+    alice, bob, charlie, make_table
+):
     table = make_table(alice, seat_count=2)
 
     seat = services.table_join(table=table, user=bob)
@@ -156,6 +165,7 @@ def test_team_picking_keeps_two_players_a_team(alice, bob, charlie, make_table):
     other = next(u for u, t in teams.items() if t != mine)
     # Alice's team has two: the third player cannot join it.
     from accounts.models import User
+
     with pytest.raises(services.GameError, match="full"):
         services.table_set_team(table=table, user=User.objects.get(pk=other), team=mine)
     # The partner switches sides, then the other player may take the place.
@@ -172,7 +182,9 @@ def test_team_picking_keeps_two_players_a_team(alice, bob, charlie, make_table):
 
 
 @pytest.mark.django_db
-def test_team_picking_is_refused_outside_team_games_and_bots_move_only_by_the_host(alice, bob, make_table):
+def test_team_picking_is_refused_outside_team_games_and_bots_move_only_by_the_host(
+    alice, bob, make_table
+):
     with pytest.raises(services.GameError, match="not a team game"):
         services.table_set_team(table=make_table(alice), user=alice, team=1)
     table = make_table(alice, preset="world-teams")
@@ -181,8 +193,9 @@ def test_team_picking_is_refused_outside_team_games_and_bots_move_only_by_the_ho
 
     with pytest.raises(services.NotAllowed):
         services.table_set_team(table=table, user=bob, team=0, position=2)
-    seat = services.table_set_team(table=table, user=alice, team=1 - table.seats.get(position=2).team,
-                                   position=2)
+    seat = services.table_set_team(
+        table=table, user=alice, team=1 - table.seats.get(position=2).team, position=2
+    )
     assert Seat.objects.get(pk=seat.pk).team == seat.team
 
 
@@ -200,14 +213,24 @@ def test_correspondence_tables_count_the_world_thresholds_in_rounds(alice, make_
 
 
 @pytest.mark.django_db
-def test_correspondence_tables_take_the_hosts_rounds_and_live_tables_keep_minutes(alice, make_table):
-    corr = services.table_rules(preset="world-quick", options={"salary_stops_round": 12}, pace="correspondence")
-    never = services.table_rules(preset="world-quick", options={"rent_tax_minutes": None}, pace="correspondence")
+def test_correspondence_tables_take_the_hosts_rounds_and_live_tables_keep_minutes(
+    alice, make_table
+):
+    corr = services.table_rules(
+        preset="world-quick", options={"salary_stops_round": 12}, pace="correspondence"
+    )
+    never = services.table_rules(
+        preset="world-quick", options={"rent_tax_minutes": None}, pace="correspondence"
+    )
     live = services.table_rules(preset="world-quick", options={}, pace="live")
 
     assert (corr.salary_stops_round, corr.salary_stops_minutes) == (12, None)
     assert (never.rent_tax_round, never.rent_tax_minutes) == (None, None)
-    assert (live.salary_stops_minutes, live.rent_tax_minutes, live.salary_stops_round) == (30, 40, None)
+    assert (live.salary_stops_minutes, live.rent_tax_minutes, live.salary_stops_round) == (
+        30,
+        40,
+        None,
+    )
     table = make_table(alice, preset="world-quick", pace="live")
     assert table.turn_hours is None
 

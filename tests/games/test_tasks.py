@@ -89,8 +89,9 @@ def test_notify_turn_is_for_correspondence_tables_only(alice, bob, make_game, ma
 
 
 @pytest.mark.django_db
-def test_a_move_on_a_correspondence_table_queues_the_turn_email(alice, bob, make_game, mailoutbox, celery_eager,
-                                                               django_capture_on_commit_callbacks):
+def test_a_move_on_a_correspondence_table_queues_the_turn_email(
+    alice, bob, make_game, mailoutbox, celery_eager, django_capture_on_commit_callbacks
+):
     from games import services
 
     with django_capture_on_commit_callbacks(execute=True):
@@ -102,8 +103,9 @@ def test_a_move_on_a_correspondence_table_queues_the_turn_email(alice, bob, make
     seat = game.waiting_seats[0]
     user = game.table.seats.get(position=seat).user
     with django_capture_on_commit_callbacks(execute=True):
-        services.game_submit_action(game=game, user=user, action={"type": "surrender"},
-                                    expected_version=game.version)
+        services.game_submit_action(
+            game=game, user=user, action={"type": "surrender"}, expected_version=game.version
+        )
     # The surrender ends a two-player game: the game-over e-mail goes to both players.
     game.refresh_from_db()
     assert game.status == Game.Status.FINISHED
