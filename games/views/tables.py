@@ -14,6 +14,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.utils.text import capfirst
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST, require_safe
@@ -262,7 +263,7 @@ def table_leave(request: HttpRequest, table_id: int) -> HttpResponse:
     if is_host:
         messages.success(request, _("The table is cancelled."))
         if request.htmx:
-            return HttpResponseClientRedirect("/")
+            return HttpResponseClientRedirect(reverse("games:lobby"))
         return redirect("games:lobby")
     messages.success(request, _("You left the table."))
     return _after_write(request, table)

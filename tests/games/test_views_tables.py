@@ -506,3 +506,30 @@ def test_my_games_runs_a_fixed_number_of_queries(
     board = response.context["board"]
     assert len(board.waiting) + len(board.playing) == 4
     assert len(board.open) == 3 and len(board.finished) == 1
+
+
+@pytest.mark.django_db
+def test_htmx_start_and_poll_of_a_started_table_send_the_browser_to_the_game(
+    client, alice, bob, make_table
+):
+    table = make_table(alice, seat_count=2)
+    services.table_join(table=table, user=bob)
+    client.force_login(alice)
+
+    response = client.post(
+        reverse("games:table_start", args=[table.pk]), headers={"HX-Request": "true"}
+    )
+
+    game = Game.objects.get()
+    try:
+        expected = reverse("games:game", kwargs={"game_id": game.pk})
+    except NoReverseMatch:  # pragma: no cover - the game page is built alongside
+        pytest.skip("the game page (games:game) is not routed yet")
+    assert response["HX-Redirect"] == expected
+    client.force_login(bob)
+    poll = client.get(
+        reverse("games:table", args=[table.pk]), {"stamp": "old"}, headers={"HX-Request": "true"}
+    )
+    assert poll["HX-Redirect"] == expected
+    page = client.get(reverse("games:table", args=[table.pk]))
+    assert page.status_code == 302 and page["Location"] == expected
