@@ -1,0 +1,686 @@
+"""Bots: players that choose among the engine's legal actions.
+
+A bot is an object with ``choose(state, seat, rng) -> action`` (a dict ``apply`` accepts). Bots
+read the state and the engine's read-only helpers and never change the state; whatever they
+choose is one of ``legal_actions(state, seat)`` with its free parameters filled in. ``rng`` is
+the bot's own generator (a ``random.Random``), never the game's, so a bot's choices cannot
+shift the dice.
+
+* ``RandomBot`` picks uniformly among the legal actions, with bounds that make games end: it never
+  surrenders unless nothing else is left, spends at most a few free actions (build, sell,
+  mortgage...) per turn and never undoes one in the same turn, and proposes rarely.
+* ``StrategyBot`` plays by value: it buys and bids by what a deed is worth to it (completing or
+  blocking a group counts), builds evenly towards three houses on its best groups, keeps a cash
+  reserve that grows with the rents it may face, raises money cheaply, trades for groups.
+
+Speed matters (simulations play thousands of games): the strategy bot answers the common
+decisions (roll, end the turn, buy) from the state and calls ``legal_actions`` only when it
+wants a free action or a list of options.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from typing import Any
+
+from .boards import Board, load_board
+from .rules import CASINO_STAKE, _trade_error, legal_actions, rent_of, tax_worth, unmortgage_cost
+from .state import BANK, HOTEL, NO_OWNER, GameState
+
+# Long-run frequency (in %) with which a move ends on each square of the shared layout: the
+# landing study of games.engine.simulate (classic, long jail stays, 100,000 turns; square 10
+# includes the turns spent in jail). Only used to rank squares and groups, so the world board
+# reuses it.
+LANDING = (
+    2.74, 1.79, 1.86, 1.88, 2.01, 2.60, 1.93, 2.02, 1.97, 2.04,
+    11.08, 2.44, 2.37, 1.99, 2.19, 2.40, 2.47, 2.56, 2.62, 2.62,
+    2.64, 2.40, 2.58, 2.34, 2.76, 2.67, 2.40, 2.27, 2.48, 2.23,
+    2.37, 2.24, 2.23, 2.38, 2.21, 2.11, 2.03, 1.90, 1.88, 2.28,
+)
+
+
+class BoardInfo:
+    """What the strategy bot precomputes once per board: groups and how good they are."""
+
+    def __init__(self, board: Board):
+        self.board = board
+        self.groups = board.groups
+        self.street_groups = {g: sq for g, sq in board.groups.items() if board.kind[sq[0]] == "street"}
+        self.group_name = tuple(board[sq].group for sq in range(40))
+        self.group_price = {g: sum(board.price[x] for x in sq) for g, sq in board.groups.items()}
+        # A group's quality: the expected rent at three houses per opponent turn, per dollar
+        # invested (deeds plus three houses each). It ranks groups for building and sets how
+        # much owning the whole group is worth.
+        quality = {}
+        for g, sqs in self.street_groups.items():
+            rent = sum(board[x].rents[3] * LANDING[x] for x in sqs) / 100
+            cost = sum(board.price[x] + 3 * board[x].build_cost for x in sqs)
+            quality[g] = rent / cost
+        mean = sum(quality.values()) / len(quality)
+        self.quality = quality
+        # Owning a whole group is worth its price times this premium (about 2-3).
+        self.premium = {g: 1.6 + q / mean for g, q in quality.items()}
+        self.build_rank = sorted(self.street_groups, key=lambda g: -quality[g])
+
+
+@cache
+def board_info(name: str) -> BoardInfo:
+    return BoardInfo(load_board(name))
+
+
+def _turn_key(st: GameState) -> tuple[int, int]:
+    return (st.round, st.current)
+
+
+# ---------------------------------------------------------------------------------------------
+# The random bot
+# ---------------------------------------------------------------------------------------------
+
+FREE_TYPES = frozenset({"build", "sell", "sell_all", "mortgage", "unmortgage", "auction_own"})
+SELL_TYPES = frozenset({"sell", "sell_all"})
+RAISE_TYPES = frozenset({"sell", "sell_all", "mortgage"})
+UNDO = {"mortgage": "unmortgage", "unmortgage": "mortgage"}
+
+
+class RandomBot:
+    """Uniform over the legal actions, bounded so that games end:
+
+    * it never surrenders while anything else is possible;
+    * at most ``free_per_turn`` free actions (build, mortgage, unmortgage...) per turn, none
+      undoing another of the same turn, and at each decision a free action only half the time,
+      so even a fresh bot per decision (as the site makes them) soon moves on;
+    * buildings are sold only to pay a debt: selling what it built would let random play wander
+      for ever without anyone going bankrupt;
+    * rare, small proposals: only when nobody has proposed yet this turn.
+    """
+
+    name = "random"
+    free_per_turn = 3
+    propose_chance = 0.03
+
+    def __init__(self) -> None:
+        self._turn: Any = None
+        self._free = 0
+        self._touched: set[tuple[str, int]] = set()
+
+    def choose(self, state: GameState, seat: int, rng) -> dict:
+        st = state
+        key = _turn_key(st)
+        if key != self._turn:
+            self._turn, self._free, self._touched = key, 0, set()
+        acts = legal_actions(st, seat)
+        top = st.stack[-1] if st.stack else None
+        in_debt = top is not None and top["k"] == "debt" and top["p"] == seat
+        main, free = [], []
+        can_propose = False
+        for a in acts:
+            t = a["type"]
+            if t == "propose":
+                can_propose = True
+            elif t == "surrender":
+                continue
+            elif t not in FREE_TYPES:
+                main.append(a)
+            elif in_debt:
+                # Raising money is the only sensible free action in debt.
+                if t in RAISE_TYPES:
+                    free.append(a)
+            elif not (t in SELL_TYPES or self._free >= self.free_per_turn
+                      or (UNDO.get(t), a.get("square")) in self._touched):
+                free.append(a)
+        if (can_propose and not in_debt and st.turn["proposals"] == 0
+                and rng.random() < self.propose_chance):
+            offer = self._offer(st, seat, rng)
+            if offer is not None:
+                return offer
+        if free and (in_debt or not main or rng.random() < 0.5):
+            options = free if in_debt or not main else main + free
+        else:
+            options = main
+        if not options:
+            # Only surrender (or a proposal) is left: a debt nothing can pay.
+            return {"type": "surrender", "player": seat}
+        a = dict(options[rng.randrange(len(options))])
+        t = a["type"]
+        if t in FREE_TYPES and not in_debt:
+            self._free += 1
+            self._touched.add((t, a.get("square")))
+        if t == "bid":
+            lo, hi = a.pop("min"), a.pop("max")
+            # Biased low: most random bids stay near the minimum.
+            a["amount"] = lo + int((hi - lo) * rng.random() ** 4)
+        elif t == "casino":
+            a["numbers"] = rng.sample(range(1, 7), rng.randint(1, 3))
+        return a
+
+    def _offer(self, st: GameState, seat: int, rng) -> dict | None:
+        """A small random trade: maybe a deed each way and a little cash."""
+        others = [q for q in st.active() if q != seat]
+        if not others:
+            return None
+        to = rng.choice(others)
+        mine = _tradeable(st, seat)
+        theirs = _tradeable(st, to)
+        give = {"cash": 0, "squares": [], "cards": 0}
+        take = {"cash": 0, "squares": [], "cards": 0}
+        if mine and rng.random() < 0.5:
+            give["squares"] = [rng.choice(mine)]
+        if theirs and rng.random() < 0.6:
+            take["squares"] = [rng.choice(theirs)]
+        cash = st.players[seat].cash
+        if cash > 0 and rng.random() < 0.5:
+            give["cash"] = rng.randint(0, max(1, cash // 10))
+        if not (give["squares"] or take["squares"] or give["cash"]):
+            return None
+        t = {"from": seat, "to": to, "give": give, "take": take}
+        if _trade_error(st, t) is not None:
+            return None
+        return {"type": "propose", "player": seat, "to": to, "give": give, "take": take}
+
+
+def _tradeable(st: GameState, p: int) -> list[int]:
+    """p's deeds that may go into a trade: no buildings in their group, and mortgaged ones
+    only where the rule set allows (the engine's trade check has the last word)."""
+    board = st.board
+    allow_mortgaged = st.rules.trade_mortgaged == "yes"
+    out = []
+    for sq in board.deeds:
+        if st.owner[sq] != p:
+            continue
+        if st.mortgaged[sq] and not allow_mortgaged:
+            continue
+        if any(st.level[x] for x in board.group_of[sq]):
+            continue
+        out.append(sq)
+    return out
+
+
+# ---------------------------------------------------------------------------------------------
+# The strategy bot
+# ---------------------------------------------------------------------------------------------
+
+class StrategyBot:
+    """Plays by value; see the module docstring. Tunables are class attributes."""
+
+    name = "strategy"
+    build_target = 3          # houses per deed it builds towards before keeping cash
+    proposals_per_turn = 1    # counted by the engine in state.turn
+    retry_offer_rounds = 8    # an offer refused is not repeated for this many rounds
+    rival_weight = 0.5        # how much a trade partner's gain counts against its own
+
+    def __init__(self) -> None:
+        # Memory is only an optimisation: a fresh bot per decision (as the site makes them)
+        # plays the same, bar repeating a refused offer sooner.
+        self._offers: dict[tuple, int] = {}
+        self._idle: Any = None
+
+    # -- entry point ---------------------------------------------------------------------------
+    def choose(self, state: GameState, seat: int, rng) -> dict:
+        st = state
+        top = st.stack[-1] if st.stack else None
+        if top is None:
+            return self._own_turn(st, seat, rng)
+        k = top["k"]
+        if k == "auction":
+            return self._auction(st, seat, top)
+        if k == "debt":
+            return self._debt(st, seat, top)
+        if k == "buy":
+            return self._buy(st, seat, top)
+        if k == "trade_response":
+            return self._trade_response(st, seat, top)
+        if k == "casino":
+            return self._casino(st, seat, rng)
+        if k == "income_tax":
+            flat = st.rules.income_tax
+            percent = -(-tax_worth(st, seat) // 10)
+            return {"type": "income_tax", "player": seat, "choice": "flat" if flat <= percent else "percent"}
+        if k == "bus":
+            return self._bus(st, seat, top)
+        if k == "teleport":
+            return self._teleport(st, seat)
+        if k == "destroy":
+            return self._destroy(st, seat)
+        if k == "mortgage_transfer":
+            return self._transfer(st, seat)
+        # A decision this bot does not know: take the first legal action that is not surrender.
+        acts = legal_actions(st, seat)
+        return next((a for a in acts if a["type"] != "surrender"), acts[-1])
+
+    # -- valuation -----------------------------------------------------------------------------
+    def _opponents(self, st: GameState, p: int) -> list[int]:
+        return [q for q, pl in enumerate(st.players) if q != p and not pl.bankrupt and not st.teammates(p, q)]
+
+    def max_rent_against(self, st: GameState, p: int) -> int:
+        """The highest rent p may owe on one landing now (utilities at a roll of 7)."""
+        board = st.board
+        owner, level, mortgaged = st.owner, st.level, st.mortgaged
+        players = st.players
+        best = 0
+        for sq in board.deeds:
+            o = owner[sq]
+            if o == NO_OWNER or o == p or mortgaged[sq]:
+                continue
+            if players[o].team is not None and players[o].team == players[p].team:
+                continue
+            lv = level[sq]
+            if lv:
+                r = board[sq].rents[5 if lv == HOTEL else lv]
+            else:
+                r = rent_of(st, sq, 7)
+            if r > best:
+                best = r
+        return best
+
+    def reserve(self, st: GameState, p: int) -> int:
+        """Cash kept back: a small base plus most of the worst rent it may face."""
+        base = st.rules.start_cash // 20
+        return base + (self.max_rent_against(st, p) * 3) // 4
+
+    def group_value(self, st: GameState, info: BoardInfo, g: str, held: int, size: int, price: int) -> float:
+        """What holding ``held`` of the ``size`` deeds of group g (worth ``price`` at print) is
+        worth to its holder."""
+        if not held:
+            return 0.0
+        kind = st.board.kind[info.groups[g][0]]
+        if kind == "street":
+            if held == size:
+                return price * info.premium[g]
+            return price * (1.0 + 0.15 * (held - 1))
+        if kind == "railroad":
+            return price * (1.0, 1.1, 1.3, 1.6)[min(held, 4) - 1]
+        return price * (0.8, 1.0)[min(held, 2) - 1]
+
+    def holding_value(self, st: GameState, p: int, owner: list[int], groups) -> float:
+        """p's deeds in ``groups`` under the ownership ``owner``, minus what lifting its
+        mortgages would cost."""
+        info = board_info(st.board.name)
+        price = st.board.price
+        total = 0.0
+        for g in groups:
+            sqs = info.groups[g]
+            held = [x for x in sqs if owner[x] == p]
+            if held:
+                total += self.group_value(st, info, g, len(held), len(sqs), sum(price[x] for x in held))
+                for x in held:
+                    if st.mortgaged[x]:
+                        total -= unmortgage_cost(st, x)
+        return total
+
+    def deed_value(self, st: GameState, p: int, sq: int) -> float:
+        """What gaining deed sq is worth to p: its value in p's hands, plus half of what it
+        would be worth to an opponent who needs it to complete a group (blocking)."""
+        info = board_info(st.board.name)
+        g = info.group_name[sq]
+        owner = list(st.owner)
+        owner[sq] = NO_OWNER
+        before = self.holding_value(st, p, owner, (g,))
+        owner[sq] = p
+        gain = self.holding_value(st, p, owner, (g,)) - before
+        block = 0.0
+        sqs = info.groups[g]
+        for q in self._opponents(st, p):
+            if sum(1 for x in sqs if st.owner[x] == q) == len(sqs) - 1:
+                owner[sq] = NO_OWNER
+                b = self.holding_value(st, q, owner, (g,))
+                owner[sq] = q
+                block = max(block, (self.holding_value(st, q, owner, (g,)) - b - st.board.price[sq]) / 2)
+        return gain + max(0.0, block)
+
+    # -- the turn ------------------------------------------------------------------------------
+    def _own_turn(self, st: GameState, p: int, rng) -> dict:
+        if p != st.current:
+            return next(a for a in legal_actions(st, p) if a["type"] != "surrender")
+        pl = st.players[p]
+        if st.phase == "roll" and pl.in_jail and not st.turn["rolled"]:
+            choice = self._jail(st, p)
+            if choice is not None:
+                return choice
+        can_build = st.phase == "roll" or not st.rules.build_before_roll
+        action = self._improve(st, p, build=can_build)
+        if action is not None:
+            return action
+        if st.phase == "roll":
+            offer = self._propose(st, p)
+            if offer is not None:
+                return offer
+            return {"type": "roll", "player": p}
+        return {"type": "end_turn", "player": p}
+
+    def _jail(self, st: GameState, p: int) -> dict | None:
+        """Leave jail early in the game, while deeds are for sale and rents are low; stay late,
+        when the opponents' buildings make every move expensive."""
+        board = st.board
+        unowned = sum(1 for sq in board.deeds if st.owner[sq] == NO_OWNER)
+        danger = self.max_rent_against(st, p)
+        early = unowned * 3 >= len(board.deeds) or danger < st.rules.salary
+        if not early:
+            return None
+        pl = st.players[p]
+        if pl.jail_cards:
+            return {"type": "use_card", "player": p}
+        if pl.cash - st.rules.jail_fine >= self.reserve(st, p) // 2:
+            return {"type": "pay_fine", "player": p}
+        return None
+
+    def _improve(self, st: GameState, p: int, build: bool) -> dict | None:
+        """Unmortgage when rich, build on the best groups: cheap tests first, then the legal
+        list only when something may be done."""
+        board = st.board
+        info = board_info(board.name)
+        owner = st.owner
+        cash = st.players[p].cash
+        has_mortgage = any(owner[sq] == p and st.mortgaged[sq] for sq in board.deeds)
+        full = [g for g in info.build_rank if all(owner[x] == p for x in info.street_groups[g])]
+        if not has_mortgage and not (build and full):
+            return None
+        reserve = self.reserve(st, p)
+        if cash <= reserve:
+            return None
+        acts = legal_actions(st, p)
+        if has_mortgage:
+            # Lift mortgages of whole groups first (so they can be built on), cheapest first.
+            best = None
+            for a in acts:
+                if a["type"] == "unmortgage":
+                    sq = a["square"]
+                    cost = unmortgage_cost(st, sq)
+                    whole = info.group_name[sq] in full
+                    limit = reserve + (0 if whole else st.rules.start_cash // 3)
+                    if cash - cost >= limit:
+                        rank = (not whole, cost)
+                        if best is None or rank < best[0]:
+                            best = (rank, a)
+            if best is not None:
+                return best[1]
+        if not (build and full):
+            return None
+        builds = {a["square"] for a in acts if a["type"] == "build"}
+        rich = cash > 2 * reserve + st.rules.start_cash
+        if not builds:
+            return self._consolidate(st, p, acts, full) if rich else None
+        for g in info.build_rank:
+            sqs = [x for x in info.street_groups[g] if x in builds]
+            if not sqs:
+                continue
+            sq = min(sqs, key=lambda x: (st.level[x], -board.price[x]))
+            lv = st.level[sq]
+            if (lv >= self.build_target and not rich) or cash - board[sq].build_cost < reserve:
+                continue
+            return {"type": "build", "player": p, "square": sq}
+        return None
+
+    def _consolidate(self, st: GameState, p: int, acts: list[dict], full: list[str]) -> dict | None:
+        """When the bank's houses have run out, sell one from the weakest built group so that
+        the best group can go on to hotels, which give houses back to the bank. Without this,
+        houses all standing at three per deed can stall a game for ever."""
+        if st.bank_houses is None or st.bank_houses > 0:
+            return None
+        info = board_info(st.board.name)
+        level = st.level
+        # The best group that is not all hotels yet, and sells from groups ranked below it.
+        target = next((g for g in full if any(level[x] != HOTEL for x in info.street_groups[g])), None)
+        if target is None:
+            return None
+        below = full[full.index(target) + 1:]
+        sells = [a for a in acts if a["type"] == "sell" and info.group_name[a["square"]] in below
+                 and level[a["square"]] != HOTEL]
+        if not sells:
+            return None
+        rank = {g: i for i, g in enumerate(full)}
+        return max(sells, key=lambda a: (rank[info.group_name[a["square"]]], a["square"]))
+
+    # -- deeds -----------------------------------------------------------------------------------
+    def _buy(self, st: GameState, p: int, f: dict) -> dict:
+        if f["p"] != p:
+            return next(a for a in legal_actions(st, p) if a["type"] != "surrender")
+        sq = f["sq"]
+        price = st.board.price[sq]
+        cash = st.players[p].cash
+        if cash >= price:
+            reserve = self.reserve(st, p)
+            if cash - price >= reserve:
+                return {"type": "buy", "player": p}
+            if cash - price >= reserve // 3 and self.deed_value(st, p, sq) >= 1.3 * price:
+                return {"type": "buy", "player": p}
+        return {"type": "decline", "player": p}
+
+    def _auction(self, st: GameState, p: int, f: dict) -> dict:
+        if f["stage"] == "place":
+            # The building this bot won goes to its best group.
+            info = board_info(st.board.name)
+            options = [a for a in legal_actions(st, p) if a["type"] == "build"]
+            rank = {g: i for i, g in enumerate(info.build_rank)}
+            return min(options, key=lambda a: (rank.get(info.group_name[a["square"]], 99), st.level[a["square"]]))
+        low = f["opening"] if f["leader"] == -1 else f["high"] + f["step"]
+        cash = st.players[p].cash
+        if cash < low:
+            return {"type": "pass", "player": p}
+        sq = f["sq"]
+        reserve = self.reserve(st, p)
+        if f["what"] == "building":
+            limit = st.board[sq].build_cost * 3 // 2
+        else:
+            limit = int(self.deed_value(st, p, sq))
+        limit = min(limit, cash - reserve // 2)
+        if low > limit:
+            return {"type": "pass", "player": p}
+        amount = low
+        if f["style"] == "open":
+            # Jump bids keep open auctions short: about a tenth of the price at a time.
+            amount = min(limit, low + st.board.price[sq] // 10)
+        return {"type": "bid", "player": p, "amount": max(low, amount)}
+
+    # -- money -----------------------------------------------------------------------------------
+    def _debt(self, st: GameState, p: int, f: dict) -> dict:
+        """Raise the money as cheaply as the rule set allows. Where buildings sell back at
+        (nearly) full cost, sell them first; where they sell at half, first mortgage the deeds
+        that earn little (outside whole groups), then sell buildings, then mortgage the rest."""
+        if f["p"] != p:
+            return next(a for a in legal_actions(st, p) if a["type"] != "surrender")
+        acts = legal_actions(st, p)
+        board = st.board
+        info = board_info(board.name)
+        sells, sell_alls, mortgages = [], [], []
+        for a in acts:
+            t = a["type"]
+            if t == "sell":
+                sells.append(a)
+            elif t == "sell_all":
+                sell_alls.append(a)
+            elif t == "mortgage":
+                mortgages.append(a)
+        rank = {g: i for i, g in enumerate(info.build_rank)}
+
+        def idle(a: dict) -> bool:
+            sq = a["square"]
+            return not all(st.owner[x] == p for x in board.group_of[sq]) or board.kind[sq] != "street"
+
+        def cheap_mortgage(options: list[dict]) -> dict:
+            return min(options, key=lambda a: (self.deed_value(st, p, a["square"]), a["square"]))
+
+        def weakest_sell(options: list[dict]) -> dict:
+            return max(options, key=lambda a: (rank.get(info.group_name[a["square"]], 99), a["square"]))
+
+        idle_mortgages = [a for a in mortgages if idle(a)]
+        if st.rules.sell_back >= 0.75 and sells:
+            return weakest_sell(sells)
+        if idle_mortgages:
+            return cheap_mortgage(idle_mortgages)
+        if sells:
+            return weakest_sell(sells)
+        if mortgages:
+            return cheap_mortgage(mortgages)
+        if sell_alls:
+            return weakest_sell(sell_alls)
+        return {"type": "surrender", "player": p}
+
+    def _transfer(self, st: GameState, p: int) -> dict:
+        acts = legal_actions(st, p)
+        reserve = self.reserve(st, p)
+        cash = st.players[p].cash
+        for a in acts:
+            if a["type"] == "unmortgage" and cash - unmortgage_cost(st, a["square"]) >= reserve:
+                return a
+        for a in acts:
+            if a["type"] == "keep_mortgaged":
+                return a
+        return next(a for a in acts if a["type"] != "surrender")
+
+    def _casino(self, st: GameState, p: int, rng) -> dict:
+        """Stake on three numbers (even money plus a chance at the pool) only when cash-rich."""
+        cash = st.players[p].cash
+        if cash >= CASINO_STAKE and cash - CASINO_STAKE >= 2 * self.reserve(st, p) + st.rules.start_cash // 2:
+            return {"type": "casino", "player": p, "numbers": sorted(rng.sample(range(1, 7), 3))}
+        return {"type": "casino_skip", "player": p}
+
+    # -- moves -----------------------------------------------------------------------------------
+    def square_score(self, st: GameState, p: int, target: int, steps: int) -> float:
+        """How good ending a move of ``steps`` on ``target`` is for p."""
+        board = st.board
+        pl = st.players[p]
+        score = 0.0
+        if pl.pos + steps >= 40 and steps:
+            score += st.rules.salary
+        kind = board.kind[target]
+        if board.is_deed[target]:
+            o = st.owner[target]
+            if o == NO_OWNER:
+                if pl.cash >= board.price[target]:
+                    score += self.deed_value(st, p, target) - board.price[target] * 0.5
+            elif o != p and not st.teammates(p, o) and not st.mortgaged[target]:
+                score -= rent_of(st, target, 7)
+        elif kind == "tax":
+            score -= st.rules.income_tax if board[target].tax == "income" else st.rules.luxury_tax
+        elif kind == "go_to_jail":
+            score -= st.rules.jail_fine * 2
+        return score
+
+    def _bus(self, st: GameState, p: int, f: dict) -> dict:
+        d1, d2 = f["dice"]
+        pos = st.players[p].pos
+        best = max((("first", d1), ("second", d2), ("sum", d1 + d2)),
+                   key=lambda c: self.square_score(st, p, (pos + c[1]) % 40, c[1]))
+        return {"type": "bus", "player": p, "choice": best[0]}
+
+    def _teleport(self, st: GameState, p: int) -> dict:
+        pos = st.players[p].pos
+        best = max(range(40), key=lambda sq: (self.square_score(st, p, sq, (sq - pos) % 40), -sq))
+        return {"type": "teleport", "player": p, "square": best}
+
+    def _destroy(self, st: GameState, p: int) -> dict:
+        options = [a for a in legal_actions(st, p) if a["type"] == "destroy"]
+        return max(options, key=lambda a: (rent_of(st, a["square"], 7), a["square"]))
+
+    # -- trades ----------------------------------------------------------------------------------
+    def trade_gain(self, st: GameState, p: int, t: dict) -> float:
+        """How much trade t improves p's position, by this bot's valuation: p's own gain less a
+        share of the partner's (helping one rival hurts less with more rivals)."""
+        a, b = t["from"], t["to"]
+        partner = b if p == a else a
+        mine, theirs = (t["give"], t["take"]) if p == a else (t["take"], t["give"])
+        info = board_info(st.board.name)
+        after = list(st.owner)
+        groups = set()
+        for sq in mine["squares"]:
+            after[sq] = partner
+            groups.add(info.group_name[sq])
+        for sq in theirs["squares"]:
+            after[sq] = p
+            groups.add(info.group_name[sq])
+        cash = theirs["cash"] - mine["cash"] + 50 * (theirs["cards"] - mine["cards"])
+        me = self.holding_value(st, p, after, groups) - self.holding_value(st, p, st.owner, groups) + cash
+        them = (self.holding_value(st, partner, after, groups)
+                - self.holding_value(st, partner, st.owner, groups) - cash)
+        if st.teammates(p, partner):
+            return me + them
+        rivals = max(1, len(self._opponents(st, p)))
+        # Cash below the reserve is worth more than its face value.
+        short = self.reserve(st, p) - (st.players[p].cash + cash)
+        penalty = max(0, short) * 0.5
+        # The partner's gain counts half, even with a single rival: a game whose groups stay
+        # split never ends, and swaps that give both sides a group are how it moves on.
+        return me - them * self.rival_weight / rivals - penalty
+
+    def _trade_response(self, st: GameState, p: int, f: dict) -> dict:
+        t = st.trades[str(f["trade"])]
+        if t["to"] != p:
+            return next(a for a in legal_actions(st, p) if a["type"] != "surrender")
+        margin = st.rules.start_cash // 100
+        if self.trade_gain(st, p, t) > margin and _trade_error(st, t) is None:
+            return {"type": "accept", "player": p, "trade": t["id"]}
+        return {"type": "reject", "player": p, "trade": t["id"]}
+
+    def _propose(self, st: GameState, p: int) -> dict | None:
+        """Offer cash, and where it helps a deed the partner wants, for the deeds that would
+        complete one of p's groups. Only offers p gains from and the partner should accept by
+        the same valuation; at most one per turn; an offer is not repeated for a few rounds.
+        The search is skipped while the deeds' owners are as they were when it last found
+        nothing."""
+        if st.turn["proposals"] >= self.proposals_per_turn:
+            return None
+        owners = tuple(st.owner)
+        if self._idle == (owners, st.round // self.retry_offer_rounds):
+            return None
+        board = st.board
+        info = board_info(board.name)
+        owner = st.owner
+        limit = st.players[p].cash - self.reserve(st, p)
+        mine_tradeable = _tradeable(st, p)
+        for g, sqs in info.street_groups.items():
+            mine = [x for x in sqs if owner[x] == p]
+            if not mine or len(mine) == len(sqs) or len(mine) < len(sqs) - len(mine):
+                continue
+            missing = [x for x in sqs if owner[x] != p]
+            q = owner[missing[0]]
+            if (q == NO_OWNER or any(owner[x] != q for x in missing) or st.players[q].bankrupt
+                    or any(st.level[x] for x in sqs)):
+                continue
+            sig = (q, tuple(missing))
+            if st.round < self._offers.get(sig, -1000) + self.retry_offer_rounds:
+                continue
+            t = self._price_offer(st, p, q, missing, limit, mine_tradeable)
+            if t is None:
+                continue
+            self._offers[sig] = st.round
+            return {"type": "propose", "player": p, "to": q, "give": t["give"], "take": t["take"]}
+        self._idle = (owners, st.round // self.retry_offer_rounds)
+        return None
+
+    def _price_offer(self, st: GameState, p: int, q: int, wanted: list[int], limit: int,
+                     tradeable: list[int]) -> dict | None:
+        """The least cash, alone or with one of p's deeds (those q values most first), that
+        both sides value as a gain and the engine accepts as a trade."""
+        info = board_info(st.board.name)
+        groups = {info.group_name[w] for w in wanted}
+        price = sum(st.board.price[x] for x in wanted)
+        sweeteners = sorted((x for x in tradeable if info.group_name[x] not in groups),
+                            key=lambda x: -self.deed_value(st, q, x))
+        margin = st.rules.start_cash // 100
+        for sweet in [None] + sweeteners[:3]:
+            give = [] if sweet is None else [sweet]
+            for c in (0, price // 4, price // 2, price, (3 * price) // 2, 2 * price, 3 * price):
+                if c > limit:
+                    break
+                t = {"from": p, "to": q, "give": {"cash": c, "squares": give, "cards": 0},
+                     "take": {"cash": 0, "squares": list(wanted), "cards": 0}}
+                if self.trade_gain(st, q, t) > margin:
+                    # The least cash q accepts: offer it if p still gains.
+                    if self.trade_gain(st, p, t) > margin and _trade_error(st, t) is None:
+                        return t
+                    break
+        return None
+
+
+BOTS = {"random": RandomBot, "strategy": StrategyBot}
+
+
+def make_bot(name: str):
+    """A new bot of the named kind ('random' or 'strategy')."""
+    try:
+        return BOTS[name]()
+    except KeyError:
+        raise ValueError(f"unknown bot {name!r}; expected one of {', '.join(BOTS)}") from None
+
+
+__all__ = ["BANK", "BOTS", "RandomBot", "StrategyBot", "board_info", "make_bot"]

@@ -1,0 +1,89 @@
+"""The simulator's command line: figures, failures, and the landing study."""
+
+from __future__ import annotations
+
+import json
+
+from games.engine import simulate
+
+
+def test_simulate_plays_whole_games_and_prints_the_figures(capsys):
+    code = simulate.main(["--preset", "classic", "--players", "3", "--games", "3", "--seed", "5",
+                          "--bots", "strategy,random"])
+
+    out = capsys.readouterr().out
+    assert code == 0
+    for figure in ("games/s", "actions/s", "player turns/s", "mean rounds", "win share per seat",
+                   "win share per bot", "0:strategy", "1:random", "2:strategy"):
+        assert figure in out
+
+
+def test_simulate_json_win_shares_add_up_to_one(capsys):
+    code = simulate.main(["--preset", "world-teams", "--games", "4", "--seed", "2", "--bots", "strategy,random",
+                          "--json"])
+
+    figures = json.loads(capsys.readouterr().out)
+    assert code == 0
+    assert figures["games"] == 4
+    assert abs(sum(figures["seat_win_share"]) - 1) < 1e-9
+    assert abs(sum(figures["kind_win_share"].values()) - 1) < 1e-9
+
+
+def test_simulate_reports_a_game_that_does_not_end(capsys):
+    code = simulate.main(["--preset", "classic", "--games", "1", "--max-actions", "50"])
+
+    assert code == 1
+    assert "did not end within 50 actions" in capsys.readouterr().err
+
+
+def test_simulate_reports_a_broken_invariant(capsys, monkeypatch):
+    monkeypatch.setattr(simulate.invariants, "check", lambda state: ["money ledger: broken on purpose"])
+
+    code = simulate.main(["--preset", "classic", "--games", "1"])
+
+    err = capsys.readouterr().err
+    assert code == 1
+    assert "money ledger: broken on purpose" in err and "after action 0" in err
+
+
+def test_simulate_refuses_a_player_count_the_preset_does_not_seat(capsys):
+    assert simulate.main(["--preset", "world-duel", "--players", "4"]) == 2
+    assert "seats 3-3" in capsys.readouterr().err
+
+
+def test_simulate_refuses_an_unknown_bot(capsys):
+    assert simulate.main(["--games", "1", "--bots", "genius"]) == 2
+    assert "unknown bot 'genius'" in capsys.readouterr().err
+
+
+def _study(capsys, jail: str) -> dict:
+    code = simulate.main(["--landing-study", "--turns", "20000", "--jail", jail, "--json"])
+    assert code == 0
+    return json.loads(capsys.readouterr().out)
+
+
+def test_landing_study_frequencies_sum_to_one(capsys):
+    study = _study(capsys, "short")
+
+    total = sum(r["frequency"] for r in study["squares"]) + study["in_jail"]["frequency"]
+    assert abs(total - 1) < 1e-9
+    assert study["squares"][30]["count"] > 0  # the roll that lands on Go to Jail counts there
+    assert study["moves"] > study["turns"]  # doubles and card moves add moves
+
+
+def test_landing_study_long_jail_makes_jail_illinois_and_go_among_the_most_visited(capsys):
+    study = _study(capsys, "long")
+    freq = {r["square"]: r["frequency"] for r in study["squares"]}
+    freq[10] += study["in_jail"]["frequency"]  # Jail: in jail and just visiting
+    top = sorted(freq, key=freq.get, reverse=True)
+
+    assert top[0] == 10
+    assert 24 in top[:5] and 0 in top[:8]
+    # Staying in jail for long makes the jail itself far more frequent than with short stays.
+    assert study["in_jail"]["frequency"] > 2 * _study(capsys, "short")["in_jail"]["frequency"]
+
+
+def test_landing_study_prints_a_table(capsys):
+    assert simulate.main(["--landing-study", "--turns", "500"]) == 0
+    out = capsys.readouterr().out
+    assert "In jail" in out and "Illinois Avenue" in out

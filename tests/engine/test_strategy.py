@@ -1,0 +1,129 @@
+"""The strategy bot: it beats random play, and its single decisions follow its policy."""
+
+from __future__ import annotations
+
+import random
+
+from games.engine import legal_actions
+from games.engine.bots import RandomBot, StrategyBot
+from games.engine.simulate import run
+from games.engine.state import HOTEL
+
+
+def test_strategy_seats_win_most_four_player_classic_games_against_random_seats():
+    # Seats 0 and 2 play strategy, 1 and 3 random: half the seats, so a fair share is 0.5.
+    summary = run("classic", 4, 60, 2024, ["strategy", "random"], check=False)
+
+    share = summary.kind_wins["strategy"] / summary.games
+    assert share > 0.5, summary.figures()
+
+
+def test_strategy_seats_win_most_world_games_against_random_seats():
+    summary = run("world-classic", 4, 30, 7, ["random", "strategy"], check=False)
+
+    assert summary.kind_wins["strategy"] / summary.games > 0.5, summary.figures()
+
+
+def _choose(bot, state, seat):
+    action = bot.choose(state, seat, random.Random(0))
+    # Whatever it chose is one of the legal actions, free parameters aside.
+    templates = {(a["type"], a.get("square"), a.get("choice")) for a in legal_actions(state, seat)}
+    assert (action["type"], action.get("square"), action.get("choice")) in templates
+    return action
+
+
+def test_strategy_buys_an_affordable_deed_early(classic_game):
+    st = classic_game
+    st.stack.append({"k": "buy", "p": 0, "sq": 6})
+    assert _choose(StrategyBot(), st, 0)["type"] == "buy"
+
+
+def test_strategy_declines_a_deed_that_would_eat_its_reserve(classic_game):
+    st = classic_game
+    st.owner[39] = 1
+    st.owner[37] = 1
+    st.level[37] = st.level[39] = HOTEL
+    st.bank_hotels -= 2
+    st.players[0].cash = 400
+    st.stack.append({"k": "buy", "p": 0, "sq": 6})
+    assert _choose(StrategyBot(), st, 0)["type"] == "decline"
+
+
+def test_strategy_takes_the_cheaper_income_tax(classic_game):
+    st = classic_game
+    st.rules = st.rules.with_options(income_tax_choice=True)
+    st.stack.append({"k": "income_tax", "p": 0})
+    st.players[0].cash = 900  # 10% of 900 = 90 < 200
+    assert _choose(StrategyBot(), st, 0)["choice"] == "percent"
+    st.players[0].cash = 5000
+    assert _choose(StrategyBot(), st, 0)["choice"] == "flat"
+
+
+def test_strategy_pays_to_leave_jail_early_and_stays_late(classic_game):
+    st = classic_game
+    st.players[0].in_jail = True
+    st.players[0].pos = 10
+    assert _choose(StrategyBot(), st, 0)["type"] == "pay_fine"
+    # Late: every deed owned and an opponent has hotels on the dark blues.
+    for sq in st.board.deeds:
+        st.owner[sq] = 2
+    st.level[37] = st.level[39] = HOTEL
+    st.bank_hotels -= 2
+    assert _choose(StrategyBot(), st, 0)["type"] == "roll"
+
+
+def test_strategy_builds_evenly_on_a_whole_group(classic_game):
+    st = classic_game
+    for sq in (16, 18, 19):
+        st.owner[sq] = 0
+    st.level[16] = 1
+    st.bank_houses -= 1
+    st.phase = "end_turn"
+    # Evenly (16 already has a house), and the dearer of the bare deeds first.
+    assert _choose(StrategyBot(), st, 0) == {"type": "build", "player": 0, "square": 19}
+
+
+def test_strategy_raises_debt_money_by_mortgaging_idle_deeds_before_selling_houses(classic_game):
+    st = classic_game
+    for sq in (1, 3):
+        st.owner[sq] = 0
+        st.level[sq] = 2
+    st.bank_houses -= 4
+    st.owner[12] = 0  # a utility: earns little
+    st.players[0].cash = 10
+    st.stack.append({"k": "debt", "p": 0, "to": 1, "amt": 60, "why": "rent", "pot": False, "cut": 0})
+    assert _choose(StrategyBot(), st, 0) == {"type": "mortgage", "player": 0, "square": 12}
+
+
+def test_strategy_destroys_the_most_valuable_building():
+    from games.engine import RuleSet, new_game
+
+    st, _ = new_game(RuleSet.build("world-duel"), ["a", "b", "c"], seed=3, roll_for_first=False, events=False)
+    for sq in st.board.deeds:
+        st.owner[sq] = 1 if sq in (1, 3, 37, 39) else 0
+    st.level[1] = st.level[3] = 1
+    st.level[37] = st.level[39] = 2
+    st.stack.append({"k": "destroy", "p": 0})
+    assert _choose(StrategyBot(), st, 0)["square"] == 39
+
+
+def test_strategy_takes_the_bus_to_the_better_square():
+    from games.engine import RuleSet, new_game
+
+    st, _ = new_game(RuleSet.build("world-quick"), ["a", "b"], seed=3, roll_for_first=False, events=False)
+    for sq in (21, 23, 24, 12, 28):
+        st.owner[sq] = 1
+    for sq in (21, 23, 24):
+        st.level[sq] = HOTEL
+    st.players[0].pos = 21
+    # first: 23, an Airlines corporation; second: 26, for sale; sum: 28, an industrial company.
+    st.stack.append({"k": "bus", "p": 0, "dice": [2, 5]})
+    assert _choose(StrategyBot(), st, 0)["choice"] == "second"
+
+
+def test_random_bot_never_surrenders_while_it_can_do_something_else(classic_game):
+    st = classic_game
+    bot = RandomBot()
+    rng = random.Random(5)
+    for _ in range(200):
+        assert bot.choose(st, 0, rng)["type"] != "surrender"
