@@ -115,9 +115,12 @@ def _deal(ctx: Ctx) -> None:
             _pay_bank(ctx, p, ctx.board.price[sq])
             ctx.ev("dealt", p=p, sq=sq, price=ctx.board.price[sq])
     else:
+        # When the deeds don't divide evenly, who gets the extra ones is drawn too.
+        offset = ctx.rng.below(n)
         for i, sq in enumerate(deeds):
-            _give_deed(st, sq, i % n)
-            ctx.ev("dealt", p=i % n, sq=sq, price=0)
+            p = (i + offset) % n
+            _give_deed(st, sq, p)
+            ctx.ev("dealt", p=p, sq=sq, price=0)
 
 
 def _roll_for_first(ctx: Ctx) -> int:
