@@ -24,7 +24,18 @@ from functools import cache
 from typing import Any
 
 from .boards import Board, load_board
-from .rules import CASINO_STAKE, _trade_error, legal_actions, rent_of, tax_worth, unmortgage_cost
+from .rules import (
+    CASINO_STAKE,
+    _build_error,
+    _build_timing_error,
+    _money_timing_error,
+    _sell_error,
+    _trade_error,
+    legal_actions,
+    rent_of,
+    tax_worth,
+    unmortgage_cost,
+)
 from .state import BANK, HOTEL, NO_OWNER, GameState
 
 # Long-run frequency (in %) with which a move ends on each square of the shared layout: the
@@ -61,6 +72,15 @@ class BoardInfo:
         # Owning a whole group is worth its price times this premium (about 2-3).
         self.premium = {g: 1.6 + q / mean for g, q in quality.items()}
         self.build_rank = sorted(self.street_groups, key=lambda g: -quality[g])
+        # Hot-path tables: street groups best first, every deed group with its kind, and each
+        # square's rents and dice multipliers.
+        self.ranked = tuple((g, self.street_groups[g]) for g in self.build_rank)
+        self.kinded = tuple((board.kind[sqs[0]], sqs) for sqs in board.groups.values())
+        self.deeds = board.deeds
+        self.group_of = board.group_of
+        self.rents = tuple(board[sq].rents for sq in range(40))
+        self.multipliers = tuple(board[sq].multipliers for sq in range(40))
+        self.build_cost = tuple(board[sq].build_cost for sq in range(40))
 
 
 @cache
@@ -195,6 +215,24 @@ def _tradeable(st: GameState, p: int) -> list[int]:
     return out
 
 
+def _confirm(st: GameState, p: int, kind: str, sq: int) -> dict | None:
+    """The action ``kind`` on square sq if the engine accepts it now, asked of the very checks
+    ``apply`` runs for it: far cheaper than listing every legal action to find one. Only for
+    the free actions the strategy bot takes in its own turn (nothing stacked)."""
+    if kind == "build":
+        err = _build_timing_error(st, p) or _build_error(st, p, sq)
+    elif kind == "sell":
+        err = _money_timing_error(st, p) or _sell_error(st, p, sq)
+    elif kind == "unmortgage":
+        err = _money_timing_error(st, p)
+        if err is None and not (st.owner[sq] == p and st.mortgaged[sq]
+                                and st.players[p].cash >= unmortgage_cost(st, sq)):
+            err = "cannot lift that mortgage"
+    else:
+        raise ValueError(kind)
+    return None if err else {"type": kind, "player": p, "square": sq}
+
+
 # ---------------------------------------------------------------------------------------------
 # The strategy bot
 # ---------------------------------------------------------------------------------------------
@@ -212,7 +250,12 @@ class StrategyBot:
         # Memory is only an optimisation: a fresh bot per decision (as the site makes them)
         # plays the same, bar repeating a refused offer sooner.
         self._offers: dict[tuple, int] = {}
-        self._idle: Any = None
+        self._holdings_key: Any = None
+        self._holdings: Any = None
+        self._rent_key: Any = None
+        self._rent = 0
+        self._value_key: Any = None
+        self._value = 0.0
 
     # -- entry point ---------------------------------------------------------------------------
     def choose(self, state: GameState, seat: int, rng) -> dict:
@@ -252,30 +295,73 @@ class StrategyBot:
         return [q for q, pl in enumerate(st.players) if q != p and not pl.bankrupt and not st.teammates(p, q)]
 
     def max_rent_against(self, st: GameState, p: int) -> int:
-        """The highest rent p may owe on one landing now (utilities at a roll of 7)."""
-        board = st.board
-        owner, level, mortgaged = st.owner, st.level, st.mortgaged
-        players = st.players
+        """The highest rent p may owe on one landing now (utilities at a roll of 7): the rules
+        of ``rent_of`` inlined and taken a group at a time, as this is on the hot path."""
+        info = board_info(st.board.name)
+        owner, level, mortgaged, players = st.owner, st.level, st.mortgaged, st.players
+        rents = info.rents
+        team = players[p].team
         best = 0
-        for sq in board.deeds:
-            o = owner[sq]
-            if o == NO_OWNER or o == p or mortgaged[sq]:
-                continue
-            if players[o].team is not None and players[o].team == players[p].team:
-                continue
-            lv = level[sq]
-            if lv:
-                r = board[sq].rents[5 if lv == HOTEL else lv]
-            else:
-                r = rent_of(st, sq, 7)
-            if r > best:
-                best = r
+        for kind, sqs in info.kinded:
+            if kind == "street":
+                o = owner[sqs[0]]
+                if o >= 0 and all(owner[x] == o for x in sqs):
+                    if o == p or (team is not None and players[o].team == team):
+                        continue
+                    for x in sqs:
+                        if not mortgaged[x]:
+                            lv = level[x]
+                            r = rents[x][5 if lv == HOTEL else lv] if lv else 2 * rents[x][0]
+                            if r > best:
+                                best = r
+                    continue
+            for x in sqs:
+                o = owner[x]
+                if o < 0 or o == p or mortgaged[x] or (team is not None and players[o].team == team):
+                    continue
+                if kind == "street":
+                    r = rents[x][0]
+                else:
+                    n = sum(1 for y in sqs if owner[y] == o)
+                    r = rents[x][n - 1] if kind == "railroad" else info.multipliers[x][n - 1] * 7
+                if r > best:
+                    best = r
         return best
 
     def reserve(self, st: GameState, p: int) -> int:
-        """Cash kept back: a small base plus most of the worst rent it may face."""
-        base = st.rules.start_cash // 20
-        return base + (self.max_rent_against(st, p) * 3) // 4
+        """Cash kept back: a small base plus most of the worst rent it may face. The worst rent
+        changes only with the deeds' owners, buildings and mortgages, so it is remembered."""
+        owner, level = st.owner, st.level
+        key = self._rent_key
+        if key is None or key[0] != p or key[1] != owner or key[3] != st.mortgaged or (
+                key[2] != level and any(a != b and owner[i] != p for i, (a, b) in enumerate(zip(key[2], level)))):
+            # Something of the opponents changed (p's own buildings do not change what p may
+            # owe, so a run of builds does not work the rent out again each time).
+            self._rent = self.max_rent_against(st, p)
+        self._rent_key = (p, list(owner), list(level), list(st.mortgaged))
+        return st.rules.start_cash // 20 + (self._rent * 3) // 4
+
+    def holdings(self, st: GameState, p: int) -> tuple[list[str], list[tuple[int, list[int]]]]:
+        """p's whole street groups (best first) and the groups a trade could complete: those
+        where p holds at least half and one other player all the rest, as (holder, missing).
+        Remembered until the deeds change hands."""
+        key = self._holdings_key
+        if key is not None and key[0] == p and key[1] is st.board and key[2] == st.owner:
+            return self._holdings
+        info = board_info(st.board.name)
+        owner = st.owner
+        full, wanted = [], []
+        for g, sqs in info.ranked:
+            mine = sum(1 for x in sqs if owner[x] == p)
+            if mine == len(sqs):
+                full.append(g)
+            elif mine and 2 * mine >= len(sqs):
+                missing = [x for x in sqs if owner[x] != p]
+                q = owner[missing[0]]
+                if q != NO_OWNER and all(owner[x] == q for x in missing):
+                    wanted.append((q, missing))
+        self._holdings_key, self._holdings = (p, st.board, list(owner)), (full, wanted)
+        return full, wanted
 
     def group_value(self, st: GameState, info: BoardInfo, g: str, held: int, size: int, price: int) -> float:
         """What holding ``held`` of the ``size`` deeds of group g (worth ``price`` at print) is
@@ -309,7 +395,16 @@ class StrategyBot:
 
     def deed_value(self, st: GameState, p: int, sq: int) -> float:
         """What gaining deed sq is worth to p: its value in p's hands, plus half of what it
-        would be worth to an opponent who needs it to complete a group (blocking)."""
+        would be worth to an opponent who needs it to complete a group (blocking). Remembered
+        for the last deed asked about, as an auction asks again at every bid."""
+        key = self._value_key
+        if key is not None and key[0] == p and key[1] == sq and key[2] == st.owner and key[3] == st.mortgaged:
+            return self._value
+        value = self._deed_value(st, p, sq)
+        self._value_key, self._value = (p, sq, list(st.owner), list(st.mortgaged)), value
+        return value
+
+    def _deed_value(self, st: GameState, p: int, sq: int) -> float:
         info = board_info(st.board.name)
         g = info.group_name[sq]
         owner = list(st.owner)
@@ -364,71 +459,99 @@ class StrategyBot:
         return None
 
     def _improve(self, st: GameState, p: int, build: bool) -> dict | None:
-        """Unmortgage when rich, build on the best groups: cheap tests first, then the legal
-        list only when something may be done."""
-        board = st.board
-        info = board_info(board.name)
-        owner = st.owner
+        """Unmortgage when rich, build on the best groups. The choice is made from the state
+        (cheaply: this runs at every roll and end of turn); the legal list is asked only to
+        confirm an action the bot is about to take."""
+        info = board_info(st.board.name)
+        owner, mortgaged = st.owner, st.mortgaged
+        mortgages = [sq for sq in info.deeds if mortgaged[sq] and owner[sq] == p] if True in mortgaged else ()
+        full = self.holdings(st, p)[0]
+        if not mortgages and not (build and full):
+            return None
         cash = st.players[p].cash
-        has_mortgage = any(owner[sq] == p and st.mortgaged[sq] for sq in board.deeds)
-        full = [g for g in info.build_rank if all(owner[x] == p for x in info.street_groups[g])]
-        if not has_mortgage and not (build and full):
+        # What the bot might do given its cash alone; the reserve (dearer to work out) only
+        # when there is something.
+        lift = [sq for sq in mortgages if unmortgage_cost(st, sq) < cash]
+        # Being rich (below) needs more than the start cash.
+        if not lift and (not (build and full) or self._build_choice(
+                st, p, full, cash, cash > st.rules.start_cash) is None):
             return None
         reserve = self.reserve(st, p)
         if cash <= reserve:
             return None
-        acts = legal_actions(st, p)
-        if has_mortgage:
+        if lift:
             # Lift mortgages of whole groups first (so they can be built on), cheapest first.
             best = None
-            for a in acts:
-                if a["type"] == "unmortgage":
-                    sq = a["square"]
-                    cost = unmortgage_cost(st, sq)
-                    whole = info.group_name[sq] in full
-                    limit = reserve + (0 if whole else st.rules.start_cash // 3)
-                    if cash - cost >= limit:
-                        rank = (not whole, cost)
-                        if best is None or rank < best[0]:
-                            best = (rank, a)
+            for sq in lift:
+                cost = unmortgage_cost(st, sq)
+                whole = info.group_name[sq] in full
+                if cash - cost >= reserve + (0 if whole else st.rules.start_cash // 3):
+                    rank = (not whole, cost, sq)
+                    if best is None or rank < best:
+                        best = rank
             if best is not None:
-                return best[1]
+                action = _confirm(st, p, "unmortgage", best[2])
+                if action is not None:
+                    return action
         if not (build and full):
             return None
-        builds = {a["square"] for a in acts if a["type"] == "build"}
         rich = cash > 2 * reserve + st.rules.start_cash
-        if not builds:
-            return self._consolidate(st, p, acts, full) if rich else None
-        for g in info.build_rank:
-            sqs = [x for x in info.street_groups[g] if x in builds]
-            if not sqs:
-                continue
-            sq = min(sqs, key=lambda x: (st.level[x], -board.price[x]))
-            lv = st.level[sq]
-            if (lv >= self.build_target and not rich) or cash - board[sq].build_cost < reserve:
-                continue
-            return {"type": "build", "player": p, "square": sq}
+        sq = self._build_choice(st, p, full, cash - reserve, rich)
+        if sq is not None:
+            return _confirm(st, p, "build", sq)
+        if rich and st.bank_houses == 0:
+            return self._consolidate(st, p, full)
         return None
 
-    def _consolidate(self, st: GameState, p: int, acts: list[dict], full: list[str]) -> dict | None:
+    def _build_choice(self, st: GameState, p: int, full: list[str], spendable: int, rich: bool) -> int | None:
+        """The deed to build on next: the lowest of the best group that may still grow (up to
+        ``build_target`` unless rich), with the cost within ``spendable`` and a building in the
+        bank. The engine's own checks (even building, builds per turn, timing) are mirrored
+        here so that the legal list is asked only when a build will almost surely do."""
+        info = board_info(st.board.name)
+        level, mortgaged = st.level, st.mortgaged
+        rules = st.rules
+        hbh = rules.houses_before_hotel
+        limit = rules.builds_per_turn
+        for g in full:
+            sqs = info.street_groups[g]
+            if any(mortgaged[x] for x in sqs):
+                continue
+            if limit is not None and st.turn["builds"].get(g, 0) >= limit:
+                continue
+            sq = min(sqs, key=lambda x: (hbh + 1 if level[x] == HOTEL else level[x], -info.build_cost[x]))
+            lv = level[sq]
+            if lv == HOTEL or (lv >= self.build_target and not rich) or info.build_cost[sq] > spendable:
+                continue
+            if lv >= hbh:
+                if st.bank_hotels == 0 or any(level[x] < hbh for x in sqs):
+                    continue
+            elif st.bank_houses == 0:
+                continue
+            return sq
+        return None
+
+    def _consolidate(self, st: GameState, p: int, full: list[str]) -> dict | None:
         """When the bank's houses have run out, sell one from the weakest built group so that
         the best group can go on to hotels, which give houses back to the bank. Without this,
         houses all standing at three per deed can stall a game for ever."""
-        if st.bank_houses is None or st.bank_houses > 0:
+        if st.bank_houses is None:
             return None
         info = board_info(st.board.name)
         level = st.level
-        # The best group that is not all hotels yet, and sells from groups ranked below it.
+        # The best group that is not all hotels yet, and sales from groups ranked below it.
         target = next((g for g in full if any(level[x] != HOTEL for x in info.street_groups[g])), None)
         if target is None:
             return None
-        below = full[full.index(target) + 1:]
-        sells = [a for a in acts if a["type"] == "sell" and info.group_name[a["square"]] in below
-                 and level[a["square"]] != HOTEL]
-        if not sells:
-            return None
-        rank = {g: i for i, g in enumerate(full)}
-        return max(sells, key=lambda a: (rank[info.group_name[a["square"]]], a["square"]))
+        for g in reversed(full[full.index(target) + 1:]):
+            sqs = info.street_groups[g]
+            if any(level[x] == HOTEL for x in sqs) or not any(level[x] for x in sqs):
+                continue
+            sq = max(sqs, key=lambda x: (level[x], x))
+            action = _confirm(st, p, "sell", sq)
+            if action is not None:
+                return action
+        return None
 
     # -- deeds -----------------------------------------------------------------------------------
     def _buy(self, st: GameState, p: int, f: dict) -> dict:
@@ -614,37 +737,30 @@ class StrategyBot:
     def _propose(self, st: GameState, p: int) -> dict | None:
         """Offer cash, and where it helps a deed the partner wants, for the deeds that would
         complete one of p's groups. Only offers p gains from and the partner should accept by
-        the same valuation; at most one per turn; an offer is not repeated for a few rounds.
-        The search is skipped while the deeds' owners are as they were when it last found
-        nothing."""
+        the same valuation; at most one per turn; an offer is not repeated for a few rounds."""
         if st.turn["proposals"] >= self.proposals_per_turn:
             return None
-        owners = tuple(st.owner)
-        if self._idle == (owners, st.round // self.retry_offer_rounds):
+        wanted = self.holdings(st, p)[1]
+        if not wanted:
             return None
-        board = st.board
-        info = board_info(board.name)
-        owner = st.owner
-        limit = st.players[p].cash - self.reserve(st, p)
-        mine_tradeable = _tradeable(st, p)
-        for g, sqs in info.street_groups.items():
-            mine = [x for x in sqs if owner[x] == p]
-            if not mine or len(mine) == len(sqs) or len(mine) < len(sqs) - len(mine):
-                continue
-            missing = [x for x in sqs if owner[x] != p]
-            q = owner[missing[0]]
-            if (q == NO_OWNER or any(owner[x] != q for x in missing) or st.players[q].bankrupt
-                    or any(st.level[x] for x in sqs)):
+        info = board_info(st.board.name)
+        level = st.level
+        limit = tradeable = None
+        for q, missing in wanted:
+            if st.players[q].bankrupt or any(level[x] for x in info.group_of[missing[0]]):
                 continue
             sig = (q, tuple(missing))
             if st.round < self._offers.get(sig, -1000) + self.retry_offer_rounds:
                 continue
-            t = self._price_offer(st, p, q, missing, limit, mine_tradeable)
+            if limit is None:
+                limit = st.players[p].cash - self.reserve(st, p)
+                tradeable = _tradeable(st, p)
+            t = self._price_offer(st, p, q, missing, limit, tradeable)
+            # Found or not, this offer waits a few rounds before it is looked at again.
+            self._offers[sig] = st.round
             if t is None:
                 continue
-            self._offers[sig] = st.round
             return {"type": "propose", "player": p, "to": q, "give": t["give"], "take": t["take"]}
-        self._idle = (owners, st.round // self.retry_offer_rounds)
         return None
 
     def _price_offer(self, st: GameState, p: int, q: int, wanted: list[int], limit: int,
@@ -654,8 +770,11 @@ class StrategyBot:
         info = board_info(st.board.name)
         groups = {info.group_name[w] for w in wanted}
         price = sum(st.board.price[x] for x in wanted)
-        sweeteners = sorted((x for x in tradeable if info.group_name[x] not in groups),
-                            key=lambda x: -self.deed_value(st, q, x))
+        # Deeds of groups q already holds a part of, those q values most first.
+        owner = st.owner
+        sweeteners = sorted((x for x in tradeable if info.group_name[x] not in groups
+                             and any(owner[y] == q for y in info.group_of[x])),
+                            key=lambda x: (-self.deed_value(st, q, x), x))
         margin = st.rules.start_cash // 100
         for sweet in [None] + sweeteners[:3]:
             give = [] if sweet is None else [sweet]

@@ -1080,7 +1080,8 @@ def _act_build(ctx: Ctx, p: int, a: dict) -> None:
     hotel = st.level[sq] >= rules.houses_before_hotel
     building = "hotel" if hotel else "house"
     supply = st.bank_hotels if hotel else st.bank_houses
-    if rules.building_auctions and supply is not None:
+    # At most every player still in is able to build: a supply that large cannot be short.
+    if rules.building_auctions and supply is not None and supply < len(st.active()):
         able = _able_to_build(st, building)
         if supply < len(able):
             # RULES.md 8, shortage: auctioned among those able to build one legally.
@@ -1965,18 +1966,27 @@ def _free_actions(st: GameState, p: int, top: dict | None) -> list[dict]:
     """Building, mortgages and trades, allowed around the pending decision by the rule set."""
     out: list[dict] = []
     board = st.board
-    owned = [sq for sq in board.deeds if st.owner[sq] == p]
+    owner, level = st.owner, st.level
+    owned = [sq for sq in board.deeds if owner[sq] == p]
     in_transfer = top is not None and top["k"] == "mortgage_transfer" and top["p"] == p
     if owned and not in_transfer:
         build_ok = _build_timing_error(st, p) is None
         money_ok = _money_timing_error(st, p) is None
         seen_groups = set()
+        # Only a player holding the whole group may build on it (RULES.md 8): whether p does is
+        # worked out once per group, and the full check runs only for those deeds.
+        whole: dict[tuple, bool] = {}
         for sq in owned:
-            if build_ok and _build_error(st, p, sq) is None:
-                out.append({"type": "build", "player": p, "square": sq})
+            group = board.group_of[sq]
+            if build_ok:
+                held = whole.get(group)
+                if held is None:
+                    held = whole[group] = all(owner[x] == p for x in group)
+                if held and _build_error(st, p, sq) is None:
+                    out.append({"type": "build", "player": p, "square": sq})
             if not money_ok:
                 continue
-            if st.level[sq]:
+            if level[sq]:
                 if _sell_error(st, p, sq) is None:
                     out.append({"type": "sell", "player": p, "square": sq})
                 g = board[sq].group
@@ -1988,7 +1998,7 @@ def _free_actions(st: GameState, p: int, top: dict | None) -> list[dict]:
                     out.append({"type": "unmortgage", "player": p, "square": sq})
                 if st.rules.auction_own and p == st.current and not st.stack:
                     out.append({"type": "auction_own", "player": p, "square": sq})
-            elif not _group_has_buildings(st, sq):
+            elif not any(level[x] for x in group):
                 out.append({"type": "mortgage", "player": p, "square": sq})
     if _trade_window_error(st, p) is None and len(st.active()) > 1:
         out.append({"type": "propose", "player": p})
