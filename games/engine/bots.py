@@ -505,11 +505,11 @@ class StrategyBot:
 
     def _build_choice(self, st: GameState, p: int, full: list[str], spendable: int, rich: bool) -> int | None:
         """The deed to build on next: the lowest of the best group that may still grow (up to
-        ``build_target`` unless rich), with the cost within ``spendable`` and a building in the
-        bank. The engine's own checks (even building, builds per turn, timing) are mirrored
-        here so that the legal list is asked only when a build will almost surely do."""
+        ``build_target`` unless rich; the dearer deed first), with the cost within ``spendable``
+        and a building in the bank. The engine's own checks (even building, builds per turn)
+        are mirrored here, and ``_confirm`` has the last word."""
         info = board_info(st.board.name)
-        level, mortgaged = st.level, st.mortgaged
+        level, mortgaged, price = st.level, st.mortgaged, st.board.price
         rules = st.rules
         hbh = rules.houses_before_hotel
         limit = rules.builds_per_turn
@@ -519,7 +519,7 @@ class StrategyBot:
                 continue
             if limit is not None and st.turn["builds"].get(g, 0) >= limit:
                 continue
-            sq = min(sqs, key=lambda x: (hbh + 1 if level[x] == HOTEL else level[x], -info.build_cost[x]))
+            sq = min(sqs, key=lambda x: (hbh + 1 if level[x] == HOTEL else level[x], -price[x]))
             lv = level[sq]
             if lv == HOTEL or (lv >= self.build_target and not rich) or info.build_cost[sq] > spendable:
                 continue
