@@ -252,8 +252,8 @@ class StrategyBot:
         self._offers: dict[tuple, int] = {}
         self._holdings_key: Any = None
         self._holdings: Any = None
-        self._rent_key: Any = None
-        self._rent = 0
+        self._rents: dict[int, tuple] = {}  # seat -> (owners, levels, mortgages, max rent)
+        self._idle: Any = None
         self._value_key: Any = None
         self._value = 0.0
 
@@ -332,14 +332,16 @@ class StrategyBot:
         """Cash kept back: a small base plus most of the worst rent it may face. The worst rent
         changes only with the deeds' owners, buildings and mortgages, so it is remembered."""
         owner, level = st.owner, st.level
-        key = self._rent_key
-        if key is None or key[0] != p or key[1] != owner or key[3] != st.mortgaged or (
-                key[2] != level and any(a != b and owner[i] != p for i, (a, b) in enumerate(zip(key[2], level)))):
+        known = self._rents.get(p)
+        if known is None or known[0] != owner or known[2] != st.mortgaged or (
+                known[1] != level and any(a != b and owner[i] != p for i, (a, b) in enumerate(zip(known[1], level)))):
             # Something of the opponents changed (p's own buildings do not change what p may
             # owe, so a run of builds does not work the rent out again each time).
-            self._rent = self.max_rent_against(st, p)
-        self._rent_key = (p, list(owner), list(level), list(st.mortgaged))
-        return st.rules.start_cash // 20 + (self._rent * 3) // 4
+            rent = self.max_rent_against(st, p)
+        else:
+            rent = known[3]
+        self._rents[p] = (list(owner), list(level), list(st.mortgaged), rent)
+        return st.rules.start_cash // 20 + (rent * 3) // 4
 
     def holdings(self, st: GameState, p: int) -> tuple[list[str], list[tuple[int, list[int]]]]:
         """p's whole street groups (best first) and the groups a trade could complete: those
@@ -459,9 +461,23 @@ class StrategyBot:
         return None
 
     def _improve(self, st: GameState, p: int, build: bool) -> dict | None:
-        """Unmortgage when rich, build on the best groups. The choice is made from the state
-        (cheaply: this runs at every roll and end of turn); the legal list is asked only to
-        confirm an action the bot is about to take."""
+        """Unmortgage when rich, build on the best groups. This runs at every roll and end of
+        turn, so the choice is made from the state, the engine's checks confirm it, and
+        finding nothing to do is remembered: with the same board, bank and builds this turn,
+        less cash cannot offer more."""
+        idle = self._idle
+        cash = st.players[p].cash
+        if (idle is not None and idle[0] == p and idle[1] == build and cash <= idle[2] and idle[3] == st.owner
+                and idle[4] == st.level and idle[5] == st.mortgaged and idle[6] == st.bank_houses
+                and idle[7] == st.bank_hotels and idle[8] == st.turn["builds"]):
+            return None
+        action = self._improvement(st, p, build)
+        if action is None:
+            self._idle = (p, build, cash, list(st.owner), list(st.level), list(st.mortgaged), st.bank_houses,
+                          st.bank_hotels, dict(st.turn["builds"]))
+        return action
+
+    def _improvement(self, st: GameState, p: int, build: bool) -> dict | None:
         info = board_info(st.board.name)
         owner, mortgaged = st.owner, st.mortgaged
         mortgages = [sq for sq in info.deeds if mortgaged[sq] and owner[sq] == p] if True in mortgaged else ()
