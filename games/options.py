@@ -52,6 +52,8 @@ OPTION_LABELS: dict[str, Any] = {
     "builds_per_turn": _("Builds per group per turn"),
     "speed_die_from_round": _("Speed die from round"),
     "free_parking_jackpot": _("Free Parking jackpot"),
+    # The percent sign is literal: tell makemessages this is no format string.
+    # xgettext:no-python-format
     "income_tax_choice": _("Income tax: 10% of worth as a choice"),
     "deal_at_start": _("Deeds dealt at the start"),
     "houses_before_hotel": _("Houses before a hotel"),

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import pytest
+from django.utils import translation
 from pytest_django.fixtures import Settings
 
 from accounts.models import User
@@ -13,6 +16,16 @@ from tests.factories import DEFAULT_PASSWORD, UserFactory
 def _fast_password_hashing(settings: Settings) -> None:
     # The real hasher is deliberately slow; tests only need passwords to round-trip.
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@pytest.fixture(autouse=True)
+def _default_language() -> Iterator[None]:
+    # A request leaves its language active in the thread (LocaleMiddleware and the user's
+    # preference activate one, nothing deactivates it), so a Spanish page would make the next
+    # test's words Spanish: every test starts and ends in the site's default language.
+    translation.deactivate()
+    yield
+    translation.deactivate()
 
 
 @pytest.fixture

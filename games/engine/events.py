@@ -2,9 +2,17 @@
 
 An event is a small dict with an ``e`` kind and fields (seat numbers, squares, amounts). The
 words are produced here, from the player names and the board, so stored events stay compact.
+
+The engine knows no Django, yet the site shows the log in the reader's language: ``describe``
+takes the translation function as an argument (English when none is given). Every sentence is
+one whole message with named placeholders, so that a translator can reorder its parts, and
+every message is written as a literal ``gettext("...")`` call, so that Django's makemessages
+finds it here.
 """
 
 from __future__ import annotations
+
+from collections.abc import Callable
 
 from .boards import Board
 from .cards import card_text
@@ -16,146 +24,285 @@ def _money(amount: int) -> str:
     return f"${amount:,}"
 
 
-def describe(event: dict, names: list[str], board: Board) -> str:
-    """One line of English for one event."""
+def _english(message: str) -> str:
+    return message
+
+
+def describe(event: dict, names: list[str], board: Board,
+             gettext: Callable[[str], str] = _english) -> str:
+    """One line of the game log for one event, through ``gettext`` (English without one)."""
     e = event.get("e")
 
     def who(key: str = "p") -> str:
         i = event.get(key)
         if i is None or i == BANK:
-            return "the bank"
-        return names[i] if 0 <= i < len(names) else f"seat {i}"
+            return gettext("the bank")
+        return names[i] if 0 <= i < len(names) else gettext("seat {n}").format(n=i)
 
     def sq(key: str = "sq") -> str:
         i = event.get(key)
         return board.name_of(i) if isinstance(i, int) and 0 <= i < 40 else "?"
 
+    def reason(why: str) -> str:
+        # The engine's name for a payment's cause; an unknown one is shown as it is.
+        match why:
+            case "rent":
+                return gettext("rent")
+            case "tax":
+                return gettext("tax")
+            case "card":
+                return gettext("card")
+            case "jail fine":
+                return gettext("jail fine")
+            case "auction":
+                return gettext("auction")
+            case "repairs":
+                return gettext("repairs")
+            case "transfer fee":
+                return gettext("transfer fee")
+        return why
+
     amount = event.get("amount", 0)
     house, hotel = board.level_names
     match e:
         case "start":
-            return f"The game starts; {who('first')} plays first."
+            return gettext("The game starts; {who} plays first.").format(who=who("first"))
         case "first_roll":
             rolls = ", ".join(f"{names[int(k)]} {v}" for k, v in event["rolls"].items())
-            return f"Rolling for the first turn: {rolls}."
+            return gettext("Rolling for the first turn: {rolls}.").format(rolls=rolls)
         case "dealt":
-            paid = f" for {_money(event['price'])}" if event.get("price") else ""
-            return f"{who()} is dealt {sq()}{paid}."
+            if event.get("price"):
+                return gettext("{who} is dealt {square} for {price}.").format(
+                    who=who(), square=sq(), price=_money(event["price"]))
+            return gettext("{who} is dealt {square}.").format(who=who(), square=sq())
         case "turn":
-            return f"Round {event['round']}: {who()}'s turn."
+            return gettext("Round {round}: {who}'s turn.").format(round=event["round"], who=who())
         case "roll":
-            dice = " + ".join(str(d).upper() if isinstance(d, str) else str(d) for d in event["dice"])
-            return f"{who()} rolls {dice}{' (in jail)' if event.get('jail') else ''}."
+            dice = " + ".join(str(d).upper() if isinstance(d, str) else str(d)
+                              for d in event["dice"])
+            if event.get("jail"):
+                return gettext("{who} rolls {dice} (in jail).").format(who=who(), dice=dice)
+            return gettext("{who} rolls {dice}.").format(who=who(), dice=dice)
         case "dice":
-            return f"{who()} throws {' + '.join(map(str, event['dice']))}."
+            return gettext("{who} throws {dice}.").format(
+                who=who(), dice=" + ".join(map(str, event["dice"])))
         case "third_doubles":
-            return f"{who()} rolled doubles three times in a row."
+            return gettext("{who} rolled doubles three times in a row.").format(who=who())
         case "move":
-            return f"{who()} moves to {sq('to')}."
+            return gettext("{who} moves to {square}.").format(who=who(), square=sq("to"))
         case "salary":
-            return f"{who()} collects {_money(amount)} salary."
+            return gettext("{who} collects {amount} salary.").format(
+                who=who(), amount=_money(amount))
         case "buy":
-            return f"{who()} buys {sq()} for {_money(event['price'])}."
+            return gettext("{who} buys {square} for {price}.").format(
+                who=who(), square=sq(), price=_money(event["price"]))
         case "decline":
-            return f"{who()} declines to buy {sq()}."
+            return gettext("{who} declines to buy {square}.").format(who=who(), square=sq())
         case "auction":
-            kinds = {"deed": "", "expiry": " (mortgage expired)", "own": " (sold by its owner)",
-                     "building": f" ({house} or {hotel} shortage)"}
-            return f"Auction of {sq()}{kinds.get(event['what'], '')}, opening at {_money(event['opening'])}."
+            parts = {"square": sq(), "price": _money(event["opening"])}
+            match event["what"]:
+                case "expiry":
+                    text = gettext("Auction of {square} (mortgage expired), opening at {price}.")
+                case "own":
+                    text = gettext("Auction of {square} (sold by its owner), opening at {price}.")
+                case "building" if (house, hotel) == ("branch", "corporation"):
+                    text = gettext("Auction of {square} (branch or corporation shortage), "
+                                   "opening at {price}.")
+                case "building" if (house, hotel) == ("house", "hotel"):
+                    text = gettext("Auction of {square} (house or hotel shortage), "
+                                   "opening at {price}.")
+                case "building":
+                    text = (f"Auction of {{square}} ({house} or {hotel} shortage), "
+                            "opening at {price}.")
+                case _:
+                    text = gettext("Auction of {square}, opening at {price}.")
+            return text.format(**parts)
         case "bid":
-            return f"{who()} bids {_money(amount)}."
+            return gettext("{who} bids {amount}.").format(who=who(), amount=_money(amount))
         case "pass":
-            return f"{who()} passes."
+            return gettext("{who} passes.").format(who=who())
         case "auction_won":
-            return f"{who()} wins the auction of {sq()} for {_money(amount)}."
+            return gettext("{who} wins the auction of {square} for {amount}.").format(
+                who=who(), square=sq(), amount=_money(amount))
         case "auction_unsold":
-            return f"No bids for {sq()}."
+            return gettext("No bids for {square}.").format(square=sq())
         case "rent":
-            tax = f" ({_money(event['tax'])} rent tax to the bank)" if event.get("tax") else ""
-            return f"{who()} owes {_money(amount)} rent to {who('owner')} for {sq()}{tax}."
+            parts = {"who": who(), "amount": _money(amount), "owner": who("owner"), "square": sq()}
+            if event.get("tax"):
+                return gettext("{who} owes {amount} rent to {owner} for {square} "
+                               "({tax} rent tax to the bank).").format(
+                    tax=_money(event["tax"]), **parts)
+            return gettext("{who} owes {amount} rent to {owner} for {square}.").format(**parts)
         case "no_rent":
-            why = {"mortgaged": "it is mortgaged", "owner_in_jail": "its owner is in jail",
-                   "teammate": "its owner is a teammate"}.get(event.get("why"), "")
-            return f"No rent on {sq()}: {why}."
+            match event.get("why"):
+                case "mortgaged":
+                    why = gettext("it is mortgaged")
+                case "owner_in_jail":
+                    why = gettext("its owner is in jail")
+                case "teammate":
+                    why = gettext("its owner is a teammate")
+                case _:
+                    why = ""
+            return gettext("No rent on {square}: {why}.").format(square=sq(), why=why)
         case "pay":
-            return f"{who()} pays {_money(amount)} to {who('to')} ({event.get('why', '')})."
+            return gettext("{who} pays {amount} to {to} ({why}).").format(
+                who=who(), amount=_money(amount), to=who("to"), why=reason(event.get("why", "")))
         case "collect":
-            return f"{who()} collects {_money(amount)}."
+            return gettext("{who} collects {amount}.").format(who=who(), amount=_money(amount))
         case "card":
-            return f"{who()} draws: {card_text(event['card'])}"
+            # Card texts are marked for translation in cards.py and translated here.
+            return gettext("{who} draws: {card}").format(
+                who=who(), card=gettext(card_text(event["card"])))
         case "reshuffle":
+            match event["deck"]:
+                case "chance":
+                    return gettext("The chance deck is reshuffled.")
+                case "chest":
+                    return gettext("The chest deck is reshuffled.")
+                case "luck":
+                    return gettext("The luck deck is reshuffled.")
             return f"The {event['deck']} deck is reshuffled."
         case "deck_empty":
+            match event["deck"]:
+                case "chance":
+                    return gettext("The chance deck is empty.")
+                case "chest":
+                    return gettext("The chest deck is empty.")
+                case "luck":
+                    return gettext("The luck deck is empty.")
             return f"The {event['deck']} deck is empty."
         case "jail":
-            return f"{who()} goes to jail."
+            return gettext("{who} goes to jail.").format(who=who())
         case "leave_jail":
-            how = {"fine": "pays the fine", "card": "uses a jail card", "doubles": "rolls doubles"}
-            return f"{who()} {how.get(event.get('how'), 'leaves')} and leaves jail."
+            match event.get("how"):
+                case "fine":
+                    text = gettext("{who} pays the fine and leaves jail.")
+                case "card":
+                    text = gettext("{who} uses a jail card and leaves jail.")
+                case "doubles":
+                    text = gettext("{who} rolls doubles and leaves jail.")
+                case _:
+                    text = gettext("{who} leaves and leaves jail.")
+            return text.format(who=who())
         case "jail_fine_due":
-            return f"{who()} failed a third time and must pay the fine."
+            return gettext("{who} failed a third time and must pay the fine.").format(who=who())
         case "income_tax":
-            return f"{who()} pays income tax: {_money(amount)} ({event['choice']})."
+            parts = {"who": who(), "amount": _money(amount)}
+            match event["choice"]:
+                case "flat":
+                    return gettext("{who} pays income tax: {amount} (flat).").format(**parts)
+                case "percent":
+                    return gettext("{who} pays income tax: {amount} (percent).").format(**parts)
+            return f"{parts['who']} pays income tax: {parts['amount']} ({event['choice']})."
         case "free_parking":
-            return f"{who()} takes the Free Parking pot of {_money(amount)}."
+            return gettext("{who} takes the Free Parking pot of {amount}.").format(
+                who=who(), amount=_money(amount))
         case "casino":
-            nums = ", ".join(map(str, event["numbers"]))
-            won = f"wins {_money(event['won'])}" if event["won"] else "loses the stake"
-            pool = f" and the jackpot of {_money(event['pool'])}" if event.get("pool") else ""
-            return f"{who()} stakes on {nums}; the die shows {event['die']}: {won}{pool}."
+            parts = {"who": who(), "numbers": ", ".join(map(str, event["numbers"])),
+                     "die": event["die"], "won": _money(event["won"]),
+                     "pool": _money(event.get("pool") or 0)}
+            if event["won"] and event.get("pool"):
+                text = gettext("{who} stakes on {numbers}; the die shows {die}: wins {won} "
+                               "and the jackpot of {pool}.")
+            elif event["won"]:
+                text = gettext("{who} stakes on {numbers}; the die shows {die}: wins {won}.")
+            elif event.get("pool"):
+                # A losing stake can still draw the jackpot (RULES.md 11).
+                text = gettext("{who} stakes on {numbers}; the die shows {die}: loses the stake "
+                               "and the jackpot of {pool}.")
+            else:
+                text = gettext("{who} stakes on {numbers}; the die shows {die}: loses the stake.")
+            return text.format(**parts)
         case "casino_skip":
-            return f"{who()} walks past the casino."
+            return gettext("{who} walks past the casino.").format(who=who())
         case "bus":
+            match event["choice"]:
+                case "first":
+                    return gettext("{who} takes the bus (first).").format(who=who())
+                case "second":
+                    return gettext("{who} takes the bus (second).").format(who=who())
+                case "sum":
+                    return gettext("{who} takes the bus (sum).").format(who=who())
             return f"{who()} takes the bus ({event['choice']})."
         case "teleport":
-            return f"{who()} rolled a triple and jumps to {sq()}."
+            return gettext("{who} rolled a triple and jumps to {square}.").format(
+                who=who(), square=sq())
         case "m1":
-            return f"{who()} moves on to {sq('to')} (Mr. Monopoly)."
+            return gettext("{who} moves on to {square} (Mr. Monopoly).").format(
+                who=who(), square=sq("to"))
         case "m1_none":
-            return f"{who()} has nowhere to go on (Mr. Monopoly)."
+            return gettext("{who} has nowhere to go on (Mr. Monopoly).").format(who=who())
         case "destroy":
-            return f"{who()} knocks a level off {sq()}."
+            return gettext("{who} knocks a level off {square}.").format(who=who(), square=sq())
         case "destroy_none":
-            return f"{who()} finds no building to knock down."
+            return gettext("{who} finds no building to knock down.").format(who=who())
         case "build":
             lv = event["level"]
-            return f"{who()} builds on {sq()}: now {hotel if lv == 5 else f'{lv} {house}(s)'}."
+            parts = {"who": who(), "square": sq(), "n": lv}
+            match (house, hotel, lv == 5):
+                case ("house", "hotel", True):
+                    text = gettext("{who} builds on {square}: now hotel.")
+                case ("house", "hotel", False):
+                    text = gettext("{who} builds on {square}: now {n} house(s).")
+                case ("branch", "corporation", True):
+                    text = gettext("{who} builds on {square}: now corporation.")
+                case ("branch", "corporation", False):
+                    text = gettext("{who} builds on {square}: now {n} branch(s).")
+                case _:
+                    level = hotel if lv == 5 else f"{lv} {house}(s)"
+                    text = f"{{who}} builds on {{square}}: now {level}."
+            return text.format(**parts)
         case "sell":
-            return f"{who()} sells a building on {sq()} for {_money(event['refund'])}."
+            return gettext("{who} sells a building on {square} for {amount}.").format(
+                who=who(), square=sq(), amount=_money(event["refund"]))
         case "shortage":
+            match event["building"]:
+                case "house":
+                    return gettext("The bank is short of houses: it goes to auction.")
+                case "hotel":
+                    return gettext("The bank is short of hotels: it goes to auction.")
             return f"The bank is short of {event['building']}s: it goes to auction."
         case "mortgage":
-            return f"{who()} mortgages {sq()} for {_money(amount)}."
+            return gettext("{who} mortgages {square} for {amount}.").format(
+                who=who(), square=sq(), amount=_money(amount))
         case "unmortgage":
-            return f"{who()} lifts the mortgage on {sq()} for {_money(amount)}."
+            return gettext("{who} lifts the mortgage on {square} for {amount}.").format(
+                who=who(), square=sq(), amount=_money(amount))
         case "keep_mortgaged":
-            return f"{who()} keeps {sq()} mortgaged and pays {_money(amount)}."
+            return gettext("{who} keeps {square} mortgaged and pays {amount}.").format(
+                who=who(), square=sq(), amount=_money(amount))
         case "expired":
-            return f"The mortgage on {sq()} has expired: the deed goes to auction."
+            return gettext("The mortgage on {square} has expired: "
+                           "the deed goes to auction.").format(square=sq())
         case "trade_proposed":
-            return f"{who()} offers {who('to')} a trade (#{event['trade']})."
+            return gettext("{who} offers {to} a trade (#{trade}).").format(
+                who=who(), to=who("to"), trade=event["trade"])
         case "trade_accepted":
-            return f"Trade #{event['trade']} is accepted."
+            return gettext("Trade #{trade} is accepted.").format(trade=event["trade"])
         case "trade_rejected":
-            return f"Trade #{event['trade']} is rejected."
+            return gettext("Trade #{trade} is rejected.").format(trade=event["trade"])
         case "trade_cancelled":
-            return f"Trade #{event['trade']} is withdrawn."
+            return gettext("Trade #{trade} is withdrawn.").format(trade=event["trade"])
         case "debt":
-            return f"{who()} owes {_money(amount)} to {who('to')} and must raise the money."
+            return gettext("{who} owes {amount} to {to} and must raise the money.").format(
+                who=who(), amount=_money(amount), to=who("to"))
         case "debt_settled":
-            return f"{who()} has paid the debt."
+            return gettext("{who} has paid the debt.").format(who=who())
         case "cannot_pay":
-            return f"{who()} cannot pay {_money(amount)}."
+            return gettext("{who} cannot pay {amount}.").format(who=who(), amount=_money(amount))
         case "bankrupt":
-            return f"{who()} is bankrupt{'' if event.get('to') in (None, BANK) else ' to ' + who('to')}."
+            if event.get("to") in (None, BANK):
+                return gettext("{who} is bankrupt.").format(who=who())
+            return gettext("{who} is bankrupt to {to}.").format(who=who(), to=who("to"))
         case "surrender":
-            return f"{who()} surrenders."
+            return gettext("{who} surrenders.").format(who=who())
         case "missed":
-            return f"{who()} missed a decision ({event['count']} in a row)."
+            return gettext("{who} missed a decision ({count} in a row).").format(
+                who=who(), count=event["count"])
         case "timeout":
-            return f"Time ran out for {who()}: the default was applied."
+            return gettext("Time ran out for {who}: the default was applied.").format(who=who())
         case "time_up":
-            return "Time is up: the richest player wins."
+            return gettext("Time is up: the richest player wins.")
         case "game_over":
-            return f"Game over: {who('winner')} wins."
+            return gettext("Game over: {who} wins.").format(who=who("winner"))
     return e or "?"

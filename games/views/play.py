@@ -307,9 +307,9 @@ def _replay_context(record: dict[str, Any], states: list[GameState], step: int) 
         "decision": present.decision_text(state), "dice": present.dice_view(state.last_dice),
         "economy": present.economy_view(state), "last_card": present.last_card(events, names),
         "step": step, "steps": len(actions), "prev": max(0, step - 1), "next": min(len(actions), step + 1),
-        "action": action, "action_label": str(action.get("type", "")).replace("_", " ") if action else "",
+        "action": action, "action_label": present.move_label(str(action.get("type", ""))) if action else "",
         "actor": names[seat] if isinstance(seat, int) and 0 <= seat < len(names) else None,
-        "lines": [describe(e, names, state.board) for e in events],
+        "lines": [describe(e, names, state.board, gettext=_) for e in events],
         "board_name": state.board.name, "readonly": True, "rules": state.rules,
     }
 

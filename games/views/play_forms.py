@@ -98,6 +98,8 @@ def parse_action(data: QueryDict) -> ParsedAction:
     elif kind == "income_tax":
         choice = data.get("choice")
         if choice not in ("flat", "percent"):
+            # The percent sign is literal: tell makemessages this is no format string.
+            # xgettext:no-python-format
             raise FormError(_("Choose the flat amount or 10% of your net worth."))
         action["choice"] = choice
     elif kind == "bus":

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
+from django.utils.translation import ngettext, pgettext
 
 from games.engine import (
     GameState,
@@ -98,7 +98,8 @@ def _level_label(st: GameState, level: int) -> str:
 def _why(why: str) -> str:
     """The reason of a payment (the engine's words) for the page."""
     return {"rent": _("rent"), "tax": _("tax"), "card": _("a card"), "jail fine": _("the jail fine"),
-            "auction": _("an auction"), "transfer fee": _("a mortgage transfer fee")}.get(why, why)
+            "auction": _("an auction"), "transfer fee": _("a mortgage transfer fee"),
+            "repairs": _("repairs")}.get(why, why)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -494,11 +495,45 @@ def log_entries(rows: list[dict[str, Any]], names: list[str], board) -> list[dic
             "seq": row["seq"], "source": row.get("source", ""),
             "who": names[seat] if isinstance(seat, int) and 0 <= seat < len(names) else "",
             "colour": PLAYER_COLOURS[seat % len(PLAYER_COLOURS)] if isinstance(seat, int) else None,
-            "lines": [describe(e, names, board) for e in events],
+            "lines": [describe(e, names, board, gettext=_) for e in events],
             "dice": dice_view(dice) if dice else None,
             "at": row.get("created_at"),
         })
     return out
+
+
+def move_label(kind: str) -> str:
+    """The name of a move of a game record (the replay viewer), in the reader's language."""
+    labels = {
+        "roll": pgettext("move", "roll"),
+        "end_turn": pgettext("move", "end turn"),
+        "buy": pgettext("move", "buy"),
+        "decline": pgettext("move", "decline"),
+        "bid": pgettext("move", "bid"),
+        "pass": pgettext("move", "pass"),
+        "pay_fine": pgettext("move", "pay fine"),
+        "use_card": pgettext("move", "use card"),
+        "build": pgettext("move", "build"),
+        "sell": pgettext("move", "sell"),
+        "sell_all": pgettext("move", "sell all"),
+        "mortgage": pgettext("move", "mortgage"),
+        "unmortgage": pgettext("move", "unmortgage"),
+        "keep_mortgaged": pgettext("move", "keep mortgaged"),
+        "propose": pgettext("move", "propose"),
+        "accept": pgettext("move", "accept"),
+        "reject": pgettext("move", "reject"),
+        "cancel": pgettext("move", "cancel"),
+        "surrender": pgettext("move", "surrender"),
+        "income_tax": pgettext("move", "income tax"),
+        "casino": pgettext("move", "casino"),
+        "casino_skip": pgettext("move", "casino skip"),
+        "bus": pgettext("move", "bus"),
+        "teleport": pgettext("move", "teleport"),
+        "destroy": pgettext("move", "destroy"),
+        "auction_own": pgettext("move", "auction own"),
+        "timeout": pgettext("move", "timeout"),
+    }
+    return labels.get(kind, kind.replace("_", " "))
 
 
 def last_card(events: list[dict], names: list[str]) -> str | None:
@@ -506,5 +541,5 @@ def last_card(events: list[dict], names: list[str]) -> str | None:
 
     for e in reversed(events or []):
         if e.get("e") == "card":
-            return card_text(e["card"])
+            return _(card_text(e["card"]))
     return None
