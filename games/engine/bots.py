@@ -43,10 +43,46 @@ from .state import BANK, HOTEL, NO_OWNER, GameState
 # includes the turns spent in jail). Only used to rank squares and groups, so the world board
 # reuses it.
 LANDING = (
-    2.74, 1.79, 1.86, 1.88, 2.01, 2.60, 1.93, 2.02, 1.97, 2.04,
-    11.08, 2.44, 2.37, 1.99, 2.19, 2.40, 2.47, 2.56, 2.62, 2.62,
-    2.64, 2.40, 2.58, 2.34, 2.76, 2.67, 2.40, 2.27, 2.48, 2.23,
-    2.37, 2.24, 2.23, 2.38, 2.21, 2.11, 2.03, 1.90, 1.88, 2.28,
+    2.74,
+    1.79,
+    1.86,
+    1.88,
+    2.01,
+    2.60,
+    1.93,
+    2.02,
+    1.97,
+    2.04,
+    11.08,
+    2.44,
+    2.37,
+    1.99,
+    2.19,
+    2.40,
+    2.47,
+    2.56,
+    2.62,
+    2.62,
+    2.64,
+    2.40,
+    2.58,
+    2.34,
+    2.76,
+    2.67,
+    2.40,
+    2.27,
+    2.48,
+    2.23,
+    2.37,
+    2.24,
+    2.23,
+    2.38,
+    2.21,
+    2.11,
+    2.03,
+    1.90,
+    1.88,
+    2.28,
 )
 
 
@@ -56,7 +92,9 @@ class BoardInfo:
     def __init__(self, board: Board):
         self.board = board
         self.groups = board.groups
-        self.street_groups = {g: sq for g, sq in board.groups.items() if board.kind[sq[0]] == "street"}
+        self.street_groups = {
+            g: sq for g, sq in board.groups.items() if board.kind[sq[0]] == "street"
+        }
         self.group_name = tuple(board[sq].group for sq in range(40))
         self.group_price = {g: sum(board.price[x] for x in sq) for g, sq in board.groups.items()}
         # A group's quality: the expected rent at three houses per opponent turn, per dollar
@@ -145,11 +183,18 @@ class RandomBot:
                 # Raising money is the only sensible free action in debt.
                 if t in RAISE_TYPES:
                     free.append(a)
-            elif not (t in SELL_TYPES or self._free >= self.free_per_turn
-                      or (UNDO.get(t), a.get("square")) in self._touched):
+            elif not (
+                t in SELL_TYPES
+                or self._free >= self.free_per_turn
+                or (UNDO.get(t), a.get("square")) in self._touched
+            ):
                 free.append(a)
-        if (can_propose and not in_debt and st.turn["proposals"] == 0
-                and rng.random() < self.propose_chance):
+        if (
+            can_propose
+            and not in_debt
+            and st.turn["proposals"] == 0
+            and rng.random() < self.propose_chance
+        ):
             offer = self._offer(st, seat, rng)
             if offer is not None:
                 return offer
@@ -215,6 +260,11 @@ def _tradeable(st: GameState, p: int) -> list[int]:
     return out
 
 
+def _changed_for(p: int, owner: list[int], before: list[int], after: list[int]) -> bool:
+    """Whether a level changed on a square that p does not own."""
+    return any(a != b and owner[i] != p for i, (a, b) in enumerate(zip(before, after, strict=True)))
+
+
 def _confirm(st: GameState, p: int, kind: str, sq: int) -> dict | None:
     """The action ``kind`` on square sq if the engine accepts it now, asked of the very checks
     ``apply`` runs for it: far cheaper than listing every legal action to find one. Only for
@@ -225,8 +275,9 @@ def _confirm(st: GameState, p: int, kind: str, sq: int) -> dict | None:
         err = _money_timing_error(st, p) or _sell_error(st, p, sq)
     elif kind == "unmortgage":
         err = _money_timing_error(st, p)
-        if err is None and not (st.owner[sq] == p and st.mortgaged[sq]
-                                and st.players[p].cash >= unmortgage_cost(st, sq)):
+        if err is None and not (
+            st.owner[sq] == p and st.mortgaged[sq] and st.players[p].cash >= unmortgage_cost(st, sq)
+        ):
             err = "cannot lift that mortgage"
     else:
         raise ValueError(kind)
@@ -237,14 +288,15 @@ def _confirm(st: GameState, p: int, kind: str, sq: int) -> dict | None:
 # The strategy bot
 # ---------------------------------------------------------------------------------------------
 
+
 class StrategyBot:
     """Plays by value; see the module docstring. Tunables are class attributes."""
 
     name = "strategy"
-    build_target = 3          # houses per deed it builds towards before keeping cash
-    proposals_per_turn = 1    # counted by the engine in state.turn
-    retry_offer_rounds = 8    # an offer refused is not repeated for this many rounds
-    rival_weight = 0.5        # how much a trade partner's gain counts against its own
+    build_target = 3  # houses per deed it builds towards before keeping cash
+    proposals_per_turn = 1  # counted by the engine in state.turn
+    retry_offer_rounds = 8  # an offer refused is not repeated for this many rounds
+    rival_weight = 0.5  # how much a trade partner's gain counts against its own
 
     def __init__(self) -> None:
         # Memory is only an optimisation: a fresh bot per decision (as the site makes them)
@@ -277,7 +329,11 @@ class StrategyBot:
         if k == "income_tax":
             flat = st.rules.income_tax
             percent = -(-tax_worth(st, seat) // 10)
-            return {"type": "income_tax", "player": seat, "choice": "flat" if flat <= percent else "percent"}
+            return {
+                "type": "income_tax",
+                "player": seat,
+                "choice": "flat" if flat <= percent else "percent",
+            }
         if k == "bus":
             return self._bus(st, seat, top)
         if k == "teleport":
@@ -292,7 +348,11 @@ class StrategyBot:
 
     # -- valuation -----------------------------------------------------------------------------
     def _opponents(self, st: GameState, p: int) -> list[int]:
-        return [q for q, pl in enumerate(st.players) if q != p and not pl.bankrupt and not st.teammates(p, q)]
+        return [
+            q
+            for q, pl in enumerate(st.players)
+            if q != p and not pl.bankrupt and not st.teammates(p, q)
+        ]
 
     def max_rent_against(self, st: GameState, p: int) -> int:
         """The highest rent p may owe on one landing now (utilities at a roll of 7): the rules
@@ -317,7 +377,12 @@ class StrategyBot:
                     continue
             for x in sqs:
                 o = owner[x]
-                if o < 0 or o == p or mortgaged[x] or (team is not None and players[o].team == team):
+                if (
+                    o < 0
+                    or o == p
+                    or mortgaged[x]
+                    or (team is not None and players[o].team == team)
+                ):
                     continue
                 if kind == "street":
                     r = rents[x][0]
@@ -333,8 +398,12 @@ class StrategyBot:
         changes only with the deeds' owners, buildings and mortgages, so it is remembered."""
         owner, level = st.owner, st.level
         known = self._rents.get(p)
-        if known is None or known[0] != owner or known[2] != st.mortgaged or (
-                known[1] != level and any(a != b and owner[i] != p for i, (a, b) in enumerate(zip(known[1], level)))):
+        if (
+            known is None
+            or known[0] != owner
+            or known[2] != st.mortgaged
+            or (known[1] != level and _changed_for(p, owner, known[1], level))
+        ):
             # Something of the opponents changed (p's own buildings do not change what p may
             # owe, so a run of builds does not work the rent out again each time).
             rent = self.max_rent_against(st, p)
@@ -365,7 +434,9 @@ class StrategyBot:
         self._holdings_key, self._holdings = (p, st.board, list(owner)), (full, wanted)
         return full, wanted
 
-    def group_value(self, st: GameState, info: BoardInfo, g: str, held: int, size: int, price: int) -> float:
+    def group_value(
+        self, st: GameState, info: BoardInfo, g: str, held: int, size: int, price: int
+    ) -> float:
         """What holding ``held`` of the ``size`` deeds of group g (worth ``price`` at print) is
         worth to its holder."""
         if not held:
@@ -389,7 +460,9 @@ class StrategyBot:
             sqs = info.groups[g]
             held = [x for x in sqs if owner[x] == p]
             if held:
-                total += self.group_value(st, info, g, len(held), len(sqs), sum(price[x] for x in held))
+                total += self.group_value(
+                    st, info, g, len(held), len(sqs), sum(price[x] for x in held)
+                )
                 for x in held:
                     if st.mortgaged[x]:
                         total -= unmortgage_cost(st, x)
@@ -400,7 +473,13 @@ class StrategyBot:
         would be worth to an opponent who needs it to complete a group (blocking). Remembered
         for the last deed asked about, as an auction asks again at every bid."""
         key = self._value_key
-        if key is not None and key[0] == p and key[1] == sq and key[2] == st.owner and key[3] == st.mortgaged:
+        if (
+            key is not None
+            and key[0] == p
+            and key[1] == sq
+            and key[2] == st.owner
+            and key[3] == st.mortgaged
+        ):
             return self._value
         value = self._deed_value(st, p, sq)
         self._value_key, self._value = (p, sq, list(st.owner), list(st.mortgaged)), value
@@ -421,7 +500,9 @@ class StrategyBot:
                 owner[sq] = NO_OWNER
                 b = self.holding_value(st, q, owner, (g,))
                 owner[sq] = q
-                block = max(block, (self.holding_value(st, q, owner, (g,)) - b - st.board.price[sq]) / 2)
+                block = max(
+                    block, (self.holding_value(st, q, owner, (g,)) - b - st.board.price[sq]) / 2
+                )
         return gain + max(0.0, block)
 
     # -- the turn ------------------------------------------------------------------------------
@@ -467,20 +548,42 @@ class StrategyBot:
         less cash cannot offer more."""
         idle = self._idle
         cash = st.players[p].cash
-        if (idle is not None and idle[0] == p and idle[1] == build and cash <= idle[2] and idle[3] == st.owner
-                and idle[4] == st.level and idle[5] == st.mortgaged and idle[6] == st.bank_houses
-                and idle[7] == st.bank_hotels and idle[8] == st.turn["builds"]):
+        if (
+            idle is not None
+            and idle[0] == p
+            and idle[1] == build
+            and cash <= idle[2]
+            and idle[3] == st.owner
+            and idle[4] == st.level
+            and idle[5] == st.mortgaged
+            and idle[6] == st.bank_houses
+            and idle[7] == st.bank_hotels
+            and idle[8] == st.turn["builds"]
+        ):
             return None
         action = self._improvement(st, p, build)
         if action is None:
-            self._idle = (p, build, cash, list(st.owner), list(st.level), list(st.mortgaged), st.bank_houses,
-                          st.bank_hotels, dict(st.turn["builds"]))
+            self._idle = (
+                p,
+                build,
+                cash,
+                list(st.owner),
+                list(st.level),
+                list(st.mortgaged),
+                st.bank_houses,
+                st.bank_hotels,
+                dict(st.turn["builds"]),
+            )
         return action
 
     def _improvement(self, st: GameState, p: int, build: bool) -> dict | None:
         info = board_info(st.board.name)
         owner, mortgaged = st.owner, st.mortgaged
-        mortgages = [sq for sq in info.deeds if mortgaged[sq] and owner[sq] == p] if True in mortgaged else ()
+        mortgages = (
+            [sq for sq in info.deeds if mortgaged[sq] and owner[sq] == p]
+            if True in mortgaged
+            else ()
+        )
         full = self.holdings(st, p)[0]
         if not mortgages and not (build and full):
             return None
@@ -488,9 +591,16 @@ class StrategyBot:
         # What the bot might do given its cash alone; the reserve (dearer to work out) only
         # when there is something.
         lift = [sq for sq in mortgages if unmortgage_cost(st, sq) < cash]
-        # Being rich (below) needs more than the start cash.
-        if not lift and (not (build and full) or self._build_choice(
-                st, p, full, cash, cash > st.rules.start_cash) is None):
+        # Being rich (below) needs more than the start cash; so does making room by selling
+        # houses when the bank has none left.
+        maybe_rich = cash > st.rules.start_cash
+        if not lift and (
+            not (build and full)
+            or (
+                self._build_choice(st, p, full, cash, maybe_rich) is None
+                and not (maybe_rich and st.bank_houses == 0)
+            )
+        ):
             return None
         reserve = self.reserve(st, p)
         if cash <= reserve:
@@ -519,7 +629,9 @@ class StrategyBot:
             return self._consolidate(st, p, full)
         return None
 
-    def _build_choice(self, st: GameState, p: int, full: list[str], spendable: int, rich: bool) -> int | None:
+    def _build_choice(
+        self, st: GameState, p: int, full: list[str], spendable: int, rich: bool
+    ) -> int | None:
         """The deed to build on next: the lowest of the best group that may still grow (up to
         ``build_target`` unless rich; the dearer deed first), with the cost within ``spendable``
         and a building in the bank. The engine's own checks (even building, builds per turn)
@@ -537,7 +649,11 @@ class StrategyBot:
                 continue
             sq = min(sqs, key=lambda x: (hbh + 1 if level[x] == HOTEL else level[x], -price[x]))
             lv = level[sq]
-            if lv == HOTEL or (lv >= self.build_target and not rich) or info.build_cost[sq] > spendable:
+            if (
+                lv == HOTEL
+                or (lv >= self.build_target and not rich)
+                or info.build_cost[sq] > spendable
+            ):
                 continue
             if lv >= hbh:
                 if st.bank_hotels == 0 or any(level[x] < hbh for x in sqs):
@@ -556,10 +672,12 @@ class StrategyBot:
         info = board_info(st.board.name)
         level = st.level
         # The best group that is not all hotels yet, and sales from groups ranked below it.
-        target = next((g for g in full if any(level[x] != HOTEL for x in info.street_groups[g])), None)
+        target = next(
+            (g for g in full if any(level[x] != HOTEL for x in info.street_groups[g])), None
+        )
         if target is None:
             return None
-        for g in reversed(full[full.index(target) + 1:]):
+        for g in reversed(full[full.index(target) + 1 :]):
             sqs = info.street_groups[g]
             if any(level[x] == HOTEL for x in sqs) or not any(level[x] for x in sqs):
                 continue
@@ -590,7 +708,10 @@ class StrategyBot:
             info = board_info(st.board.name)
             options = [a for a in legal_actions(st, p) if a["type"] == "build"]
             rank = {g: i for i, g in enumerate(info.build_rank)}
-            return min(options, key=lambda a: (rank.get(info.group_name[a["square"]], 99), st.level[a["square"]]))
+            return min(
+                options,
+                key=lambda a: (rank.get(info.group_name[a["square"]], 99), st.level[a["square"]]),
+            )
         low = f["opening"] if f["leader"] == -1 else f["high"] + f["step"]
         cash = st.players[p].cash
         if cash < low:
@@ -633,13 +754,17 @@ class StrategyBot:
 
         def idle(a: dict) -> bool:
             sq = a["square"]
-            return not all(st.owner[x] == p for x in board.group_of[sq]) or board.kind[sq] != "street"
+            return (
+                not all(st.owner[x] == p for x in board.group_of[sq]) or board.kind[sq] != "street"
+            )
 
         def cheap_mortgage(options: list[dict]) -> dict:
             return min(options, key=lambda a: (self.deed_value(st, p, a["square"]), a["square"]))
 
         def weakest_sell(options: list[dict]) -> dict:
-            return max(options, key=lambda a: (rank.get(info.group_name[a["square"]], 99), a["square"]))
+            return max(
+                options, key=lambda a: (rank.get(info.group_name[a["square"]], 99), a["square"])
+            )
 
         idle_mortgages = [a for a in mortgages if idle(a)]
         if st.rules.sell_back >= 0.75 and sells:
@@ -669,7 +794,10 @@ class StrategyBot:
     def _casino(self, st: GameState, p: int, rng) -> dict:
         """Stake on three numbers (even money plus a chance at the pool) only when cash-rich."""
         cash = st.players[p].cash
-        if cash >= CASINO_STAKE and cash - CASINO_STAKE >= 2 * self.reserve(st, p) + st.rules.start_cash // 2:
+        if (
+            cash >= CASINO_STAKE
+            and cash - CASINO_STAKE >= 2 * self.reserve(st, p) + st.rules.start_cash // 2
+        ):
             return {"type": "casino", "player": p, "numbers": sorted(rng.sample(range(1, 7), 3))}
         return {"type": "casino_skip", "player": p}
 
@@ -698,8 +826,10 @@ class StrategyBot:
     def _bus(self, st: GameState, p: int, f: dict) -> dict:
         d1, d2 = f["dice"]
         pos = st.players[p].pos
-        best = max((("first", d1), ("second", d2), ("sum", d1 + d2)),
-                   key=lambda c: self.square_score(st, p, (pos + c[1]) % 40, c[1]))
+        best = max(
+            (("first", d1), ("second", d2), ("sum", d1 + d2)),
+            key=lambda c: self.square_score(st, p, (pos + c[1]) % 40, c[1]),
+        )
         return {"type": "bus", "player": p, "choice": best[0]}
 
     def _teleport(self, st: GameState, p: int) -> dict:
@@ -728,9 +858,16 @@ class StrategyBot:
             after[sq] = p
             groups.add(info.group_name[sq])
         cash = theirs["cash"] - mine["cash"] + 50 * (theirs["cards"] - mine["cards"])
-        me = self.holding_value(st, p, after, groups) - self.holding_value(st, p, st.owner, groups) + cash
-        them = (self.holding_value(st, partner, after, groups)
-                - self.holding_value(st, partner, st.owner, groups) - cash)
+        me = (
+            self.holding_value(st, p, after, groups)
+            - self.holding_value(st, p, st.owner, groups)
+            + cash
+        )
+        them = (
+            self.holding_value(st, partner, after, groups)
+            - self.holding_value(st, partner, st.owner, groups)
+            - cash
+        )
         if st.teammates(p, partner):
             return me + them
         rivals = max(1, len(self._opponents(st, p)))
@@ -779,8 +916,9 @@ class StrategyBot:
             return {"type": "propose", "player": p, "to": q, "give": t["give"], "take": t["take"]}
         return None
 
-    def _price_offer(self, st: GameState, p: int, q: int, wanted: list[int], limit: int,
-                     tradeable: list[int]) -> dict | None:
+    def _price_offer(
+        self, st: GameState, p: int, q: int, wanted: list[int], limit: int, tradeable: list[int]
+    ) -> dict | None:
         """The least cash, alone or with one of p's deeds (those q values most first), that
         both sides value as a gain and the engine accepts as a trade."""
         info = board_info(st.board.name)
@@ -788,17 +926,26 @@ class StrategyBot:
         price = sum(st.board.price[x] for x in wanted)
         # Deeds of groups q already holds a part of, those q values most first.
         owner = st.owner
-        sweeteners = sorted((x for x in tradeable if info.group_name[x] not in groups
-                             and any(owner[y] == q for y in info.group_of[x])),
-                            key=lambda x: (-self.deed_value(st, q, x), x))
+        sweeteners = sorted(
+            (
+                x
+                for x in tradeable
+                if info.group_name[x] not in groups and any(owner[y] == q for y in info.group_of[x])
+            ),
+            key=lambda x: (-self.deed_value(st, q, x), x),
+        )
         margin = st.rules.start_cash // 100
-        for sweet in [None] + sweeteners[:3]:
+        for sweet in [None, *sweeteners[:3]]:
             give = [] if sweet is None else [sweet]
             for c in (0, price // 4, price // 2, price, (3 * price) // 2, 2 * price, 3 * price):
                 if c > limit:
                     break
-                t = {"from": p, "to": q, "give": {"cash": c, "squares": give, "cards": 0},
-                     "take": {"cash": 0, "squares": list(wanted), "cards": 0}}
+                t = {
+                    "from": p,
+                    "to": q,
+                    "give": {"cash": c, "squares": give, "cards": 0},
+                    "take": {"cash": 0, "squares": list(wanted), "cards": 0},
+                }
                 if self.trade_gain(st, q, t) > margin:
                     # The least cash q accepts: offer it if p still gains.
                     if self.trade_gain(st, p, t) > margin and _trade_error(st, t) is None:

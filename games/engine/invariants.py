@@ -32,8 +32,10 @@ def _money(st: GameState) -> list[str]:
     out = []
     total = sum(p.cash for p in st.players) + st.jackpot + st.free_parking + st.bank
     if total != st.money:
-        out.append(f"money ledger: sum(cash) {sum(p.cash for p in st.players)} + jackpot {st.jackpot} "
-                   f"+ free parking {st.free_parking} + bank {st.bank} = {total}, not {st.money}")
+        out.append(
+            f"money ledger: sum(cash) {sum(p.cash for p in st.players)} + jackpot {st.jackpot} "
+            f"+ free parking {st.free_parking} + bank {st.bank} = {total}, not {st.money}"
+        )
     if st.jackpot < 0 or st.free_parking < 0:
         out.append(f"negative pot: jackpot {st.jackpot}, free parking {st.free_parking}")
     debtors = {f["p"] for f in st.stack if f["k"] == "debt"}
@@ -41,7 +43,9 @@ def _money(st: GameState) -> list[str]:
         if p.cash < 0 and i not in debtors:
             out.append(f"seat {i} has cash {p.cash} < 0 without a pending debt")
         if p.bankrupt and (p.cash or p.jail_cards):
-            out.append(f"seat {i} is bankrupt but still holds cash {p.cash} or jail cards {p.jail_cards}")
+            out.append(
+                f"seat {i} is bankrupt but still holds cash {p.cash} or jail cards {p.jail_cards}"
+            )
     return out
 
 
@@ -54,12 +58,16 @@ def _squares(st: GameState) -> list[str]:
     hbh = st.rules.houses_before_hotel
     # RULES.md 5: the duel's w_destroy_building may take a level off any deed of a group, so
     # where that card is in play a group may be uneven until its owner builds it up again.
-    destroys = any(effect[0] == "destroy" for cards in DECKS[st.rules.deck].values() for _, _, effect in cards)
+    destroys = any(
+        effect[0] == "destroy" for cards in DECKS[st.rules.deck].values() for _, _, effect in cards
+    )
     for sq in range(40):
         o, lv, m = st.owner[sq], st.level[sq], st.mortgaged[sq]
         if not board.is_deed[sq]:
             if o != NO_OWNER or lv or m:
-                out.append(f"square {sq} is not a deed but has owner {o}, level {lv}, mortgaged {m}")
+                out.append(
+                    f"square {sq} is not a deed but has owner {o}, level {lv}, mortgaged {m}"
+                )
             continue
         if o != NO_OWNER and not (0 <= o < n and not st.players[o].bankrupt):
             out.append(f"deed {sq} is owned by seat {o}, who is not in the game")
@@ -90,8 +98,10 @@ def _supply(st: GameState) -> list[str]:
     out = []
     houses = sum(lv for lv in st.level if lv != HOTEL)
     hotels = sum(1 for lv in st.level if lv == HOTEL)
-    for what, limit, bank, placed in (("houses", st.rules.houses, st.bank_houses, houses),
-                                      ("hotels", st.rules.hotels, st.bank_hotels, hotels)):
+    for what, limit, bank, placed in (
+        ("houses", st.rules.houses, st.bank_houses, houses),
+        ("hotels", st.rules.hotels, st.bank_hotels, hotels),
+    ):
         if limit is None:
             if bank is not None:
                 out.append(f"unlimited {what}, but the bank counts {bank}")
@@ -132,7 +142,9 @@ def _decision(st: GameState) -> list[str]:
     out = []
     if st.over:
         if st.winner is None or st.pending() is not None or st.stack:
-            out.append(f"the game is over but winner={st.winner}, pending={st.pending()}, stack={st.stack}")
+            out.append(
+                f"the game is over but winner={st.winner}, pending={st.pending()}, stack={st.stack}"
+            )
         return out
     kind = st.pending()
     if kind not in PENDING_KINDS:

@@ -50,9 +50,18 @@ def default_names(n: int) -> list[str]:
     return [f"p{i}" for i in range(n)]
 
 
-def play_game(rules: RuleSet, bots: list, seed: int, *, check: bool = False, events: bool = False,
-              max_actions: int = MAX_ACTIONS, minutes_per_round: float = MINUTES_PER_ROUND,
-              keep_log: bool = False, on_action=None) -> GameResult:
+def play_game(
+    rules: RuleSet,
+    bots: list,
+    seed: int,
+    *,
+    check: bool = False,
+    events: bool = False,
+    max_actions: int = MAX_ACTIONS,
+    minutes_per_round: float = MINUTES_PER_ROUND,
+    keep_log: bool = False,
+    on_action=None,
+) -> GameResult:
     """Play one game to its end. ``bots[i]`` plays seat i. The game's dice come from its own
     seeded generator; the bots' choices and the order in which an open auction asks its bidders
     come from a ``random.Random`` seeded from the same seed, so a game is reproducible.
@@ -73,16 +82,20 @@ def play_game(rules: RuleSet, bots: list, seed: int, *, check: bool = False, eve
     log: list[dict] = []
     while not state.over:
         if actions >= max_actions:
-            raise SimulationError(f"game with seed {seed} did not end within {max_actions} actions "
-                                  f"(round {state.round})")
+            raise SimulationError(
+                f"game with seed {seed} did not end within {max_actions} actions "
+                f"(round {state.round})"
+            )
         who = waiting_on(state)
         seat = who[0] if len(who) == 1 else who[rng.randrange(len(who))]
         action = bots[seat].choose(state, seat, rng)
         try:
             apply(state, action, events=events)
         except IllegalAction as e:
-            raise SimulationError(f"game with seed {seed}, action {actions}: the {bots[seat].name} bot of "
-                                  f"seat {seat} chose an illegal action {action}: {e}") from None
+            raise SimulationError(
+                f"game with seed {seed}, action {actions}: the {bots[seat].name} bot of "
+                f"seat {seat} chose an illegal action {action}: {e}"
+            ) from None
         actions += 1
         if keep_log:
             log.append(action)
@@ -105,16 +118,28 @@ def _tick(state: GameState, minutes_per_round: float) -> None:
         set_clock(state, int((state.round - 1) * minutes_per_round))
 
 
-def replay(rules: RuleSet, players: int, seed: int, actions: list[dict], *,
-           minutes_per_round: float = MINUTES_PER_ROUND, events: bool = False) -> GameState:
+def replay(
+    rules: RuleSet,
+    players: int,
+    seed: int,
+    actions: list[dict],
+    *,
+    minutes_per_round: float = MINUTES_PER_ROUND,
+    events: bool = False,
+) -> GameState:
     """The state after ``actions`` from the start of the game ``play_game`` plays with these
     rules, players and seed (the clock is set the same way). Raises IllegalAction."""
     state, _ = new_game(rules, default_names(players), seed=seed, events=events)
     return play_actions(state, actions, minutes_per_round=minutes_per_round, events=events)
 
 
-def play_actions(state: GameState, actions: list[dict], *, minutes_per_round: float = MINUTES_PER_ROUND,
-                 events: bool = False) -> GameState:
+def play_actions(
+    state: GameState,
+    actions: list[dict],
+    *,
+    minutes_per_round: float = MINUTES_PER_ROUND,
+    events: bool = False,
+) -> GameState:
     """Apply ``actions`` to ``state``, setting the clock as ``play_game`` does."""
     round_ = state.round
     for action in actions:
@@ -137,12 +162,15 @@ def winners_of(state: GameState) -> list[int]:
 def _check(state: GameState, seed: int, actions: int, action) -> None:
     problems = invariants.check(state)
     if problems:
-        raise SimulationError(f"game with seed {seed}, after action {actions} {action}: " + "; ".join(problems))
+        raise SimulationError(
+            f"game with seed {seed}, after action {actions} {action}: " + "; ".join(problems)
+        )
 
 
 # ---------------------------------------------------------------------------------------------
 # Many games
 # ---------------------------------------------------------------------------------------------
+
 
 @dataclass
 class Summary:
@@ -160,9 +188,12 @@ class Summary:
         g = self.games or 1
         shares = {kind: self.kinds.count(kind) / len(self.kinds) for kind in self.kind_wins}
         return {
-            "games": self.games, "seconds": round(self.seconds, 3),
-            "games_per_s": round(self.games / s, 1), "actions_per_s": round(self.actions / s),
-            "turns_per_s": round(self.turns / s), "mean_rounds": round(self.rounds / g, 1),
+            "games": self.games,
+            "seconds": round(self.seconds, 3),
+            "games_per_s": round(self.games / s, 1),
+            "actions_per_s": round(self.actions / s),
+            "turns_per_s": round(self.turns / s),
+            "mean_rounds": round(self.rounds / g, 1),
             "mean_actions": round(self.actions / g, 1),
             "seat_win_share": [round(w / g, 3) for w in self.seat_wins],
             "kind_win_share": {k: round(w / g, 3) for k, w in self.kind_wins.items()},
@@ -170,18 +201,37 @@ class Summary:
         }
 
 
-def run(preset: str, players: int, games: int, seed: int, bot_names: list[str], *, check: bool = True,
-        events: bool = False, max_actions: int = MAX_ACTIONS, minutes_per_round: float = MINUTES_PER_ROUND,
-        options: dict | None = None) -> Summary:
+def run(
+    preset: str,
+    players: int,
+    games: int,
+    seed: int,
+    bot_names: list[str],
+    *,
+    check: bool = True,
+    events: bool = False,
+    max_actions: int = MAX_ACTIONS,
+    minutes_per_round: float = MINUTES_PER_ROUND,
+    options: dict | None = None,
+) -> Summary:
     """Play ``games`` games; game i uses seed ``seed + i``. Raises SimulationError."""
     rules = RuleSet.build(preset, options)
     kinds = [bot_names[i % len(bot_names)] for i in range(players)]
-    summary = Summary(seat_wins=[0.0] * players, kind_wins={k: 0.0 for k in dict.fromkeys(kinds)}, kinds=kinds)
+    summary = Summary(
+        seat_wins=[0.0] * players, kind_wins={k: 0.0 for k in dict.fromkeys(kinds)}, kinds=kinds
+    )
     start = time.perf_counter()
     for i in range(games):
         bots = [make_bot(k) for k in kinds]
-        result = play_game(rules, bots, seed + i, check=check, events=events, max_actions=max_actions,
-                           minutes_per_round=minutes_per_round)
+        result = play_game(
+            rules,
+            bots,
+            seed + i,
+            check=check,
+            events=events,
+            max_actions=max_actions,
+            minutes_per_round=minutes_per_round,
+        )
         summary.games += 1
         summary.actions += result.actions
         summary.turns += result.turns
@@ -196,15 +246,27 @@ def run(preset: str, players: int, games: int, seed: int, bot_names: list[str], 
 
 def _print_summary(args, summary: Summary) -> None:
     f = summary.figures()
-    print(f"{args.preset}, {args.players} players, bots {','.join(summary.kinds)}, seed {args.seed}, "
-          f"invariants {'checked after every action' if args.check else 'not checked'}")
+    print(
+        f"{args.preset}, {args.players} players, bots {','.join(summary.kinds)}, seed {args.seed}, "
+        f"invariants {'checked after every action' if args.check else 'not checked'}"
+    )
     print(f"games: {f['games']} in {f['seconds']} s  ({f['games_per_s']} games/s)")
     print(f"actions/s: {f['actions_per_s']}  player turns/s: {f['turns_per_s']}")
     print(f"mean rounds: {f['mean_rounds']}  mean actions per game: {f['mean_actions']}")
-    print("win share per seat: " + "  ".join(f"{i}:{kind} {w:.3f}" for i, (kind, w)
-                                             in enumerate(zip(summary.kinds, f["seat_win_share"]))))
-    print("win share per bot: " + "  ".join(f"{k} {w:.3f} (holds {f['kind_seat_share'][k]:.3f} of the seats)"
-                                            for k, w in f["kind_win_share"].items()))
+    print(
+        "win share per seat: "
+        + "  ".join(
+            f"{i}:{kind} {w:.3f}"
+            for i, (kind, w) in enumerate(zip(summary.kinds, f["seat_win_share"], strict=False))
+        )
+    )
+    print(
+        "win share per bot: "
+        + "  ".join(
+            f"{k} {w:.3f} (holds {f['kind_seat_share'][k]:.3f} of the seats)"
+            for k, w in f["kind_win_share"].items()
+        )
+    )
 
 
 # ---------------------------------------------------------------------------------------------
@@ -239,7 +301,7 @@ def landing_study(turns: int, jail: str = "long", preset: str = "classic", seed:
     state.money -= ghost.cash
     ghost.cash = 0
     token = state.players[0]
-    extra = 10 ** 12
+    extra = 10**12
     token.cash += extra
     state.money += extra
     counts = [0] * 40
@@ -287,19 +349,36 @@ def landing_study(turns: int, jail: str = "long", preset: str = "classic", seed:
     # as a move ending in jail, like a go-to-jail card's.
     total = sum(counts) + in_jail
     board = state.board
-    squares = [{"square": sq, "name": board.name_of(sq), "count": counts[sq], "frequency": counts[sq] / total}
-               for sq in range(40)]
-    return {"preset": preset, "turns": turns, "jail": jail, "moves": total, "squares": squares,
-            "in_jail": {"count": in_jail, "frequency": in_jail / total}}
+    squares = [
+        {
+            "square": sq,
+            "name": board.name_of(sq),
+            "count": counts[sq],
+            "frequency": counts[sq] / total,
+        }
+        for sq in range(40)
+    ]
+    return {
+        "preset": preset,
+        "turns": turns,
+        "jail": jail,
+        "moves": total,
+        "squares": squares,
+        "in_jail": {"count": in_jail, "frequency": in_jail / total},
+    }
 
 
 def _print_landing(study: dict) -> None:
-    print(f"landing study: {study['preset']}, {study['turns']} turns, jail {study['jail']}, "
-          f"{study['moves']} moves counted")
+    print(
+        f"landing study: {study['preset']}, {study['turns']} turns, jail {study['jail']}, "
+        f"{study['moves']} moves counted"
+    )
     rows = sorted(study["squares"], key=lambda r: -r["count"])
     jail = study["in_jail"]
-    rows.insert(next((i for i, r in enumerate(rows) if r["count"] < jail["count"]), len(rows)),
-                {"square": "-", "name": "In jail", "count": jail["count"], "frequency": jail["frequency"]})
+    rows.insert(
+        next((i for i, r in enumerate(rows) if r["count"] < jail["count"]), len(rows)),
+        {"square": "-", "name": "In jail", "count": jail["count"], "frequency": jail["frequency"]},
+    )
     for r in rows:
         print(f"{r['square']!s:>3}  {r['name']:<28} {100 * r['frequency']:6.2f}%  {r['count']}")
 
@@ -308,22 +387,41 @@ def _print_landing(study: dict) -> None:
 # Command line
 # ---------------------------------------------------------------------------------------------
 
+
 def _parser() -> argparse.ArgumentParser:
-    ap = argparse.ArgumentParser(prog="python -m games.engine.simulate", description=__doc__.split("\n\n")[0])
+    ap = argparse.ArgumentParser(
+        prog="python -m games.engine.simulate", description=__doc__.split("\n\n")[0]
+    )
     ap.add_argument("--preset", default="classic", choices=PRESET_NAMES)
-    ap.add_argument("--players", type=int, default=None, help="seats (default: 4, or the preset's only count)")
+    ap.add_argument(
+        "--players", type=int, default=None, help="seats (default: 4, or the preset's only count)"
+    )
     ap.add_argument("--games", type=int, default=100)
     ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--bots", default="strategy,random", help="bot kinds, given to seats cyclically")
-    ap.add_argument("--no-check", dest="check", action="store_false", help="skip the invariant checks")
+    ap.add_argument(
+        "--bots", default="strategy,random", help="bot kinds, given to seats cyclically"
+    )
+    ap.add_argument(
+        "--no-check", dest="check", action="store_false", help="skip the invariant checks"
+    )
     ap.add_argument("--events", action="store_true", help="build event records (slower)")
-    ap.add_argument("--max-actions", type=int, default=MAX_ACTIONS, help="actions after which a game "
-                    "counts as not ending")
-    ap.add_argument("--minutes-per-round", type=float, default=MINUTES_PER_ROUND,
-                    help="play clock per round, for the dynamic economy (0: the clock stays at 0)")
+    ap.add_argument(
+        "--max-actions",
+        type=int,
+        default=MAX_ACTIONS,
+        help="actions after which a game counts as not ending",
+    )
+    ap.add_argument(
+        "--minutes-per-round",
+        type=float,
+        default=MINUTES_PER_ROUND,
+        help="play clock per round, for the dynamic economy (0: the clock stays at 0)",
+    )
     ap.add_argument("--landing-study", action="store_true")
     ap.add_argument("--turns", type=int, default=100_000, help="landing study: turns of the token")
-    ap.add_argument("--jail", choices=("short", "long"), default="long", help="landing study: jail policy")
+    ap.add_argument(
+        "--jail", choices=("short", "long"), default="long", help="landing study: jail policy"
+    )
     ap.add_argument("--json", action="store_true", help="print JSON")
     return ap
 
@@ -346,9 +444,17 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     bot_names = [b.strip() for b in args.bots.split(",") if b.strip()]
     try:
-        summary = run(args.preset, args.players, args.games, args.seed, bot_names, check=args.check,
-                      events=args.events, max_actions=args.max_actions,
-                      minutes_per_round=args.minutes_per_round)
+        summary = run(
+            args.preset,
+            args.players,
+            args.games,
+            args.seed,
+            bot_names,
+            check=args.check,
+            events=args.events,
+            max_actions=args.max_actions,
+            minutes_per_round=args.minutes_per_round,
+        )
     except SimulationError as e:
         print(f"error: {e}", file=sys.stderr)
         return 1

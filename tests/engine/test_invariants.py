@@ -22,7 +22,9 @@ def test_negative_cash_needs_a_pending_debt(classic_game):
     st.bank += 1600
 
     assert any("cash -100 < 0" in p for p in check(st))
-    st.stack.append({"k": "debt", "p": 2, "to": -1, "amt": 10, "why": "tax", "pot": False, "cut": 0})
+    st.stack.append(
+        {"k": "debt", "p": 2, "to": -1, "amt": 10, "why": "tax", "pot": False, "cut": 0}
+    )
     assert check(st) == []
 
 

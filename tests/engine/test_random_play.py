@@ -17,8 +17,13 @@ from games.engine.simulate import play_actions, play_game, replay
 
 # Whole games are slow examples: few of them, and no shrinking (a failure names its seed, which
 # replays the game exactly).
-SETTINGS = settings(max_examples=4, deadline=None, database=None, phases=[Phase.explicit, Phase.generate],
-                    suppress_health_check=[HealthCheck.too_slow])
+SETTINGS = settings(
+    max_examples=4,
+    deadline=None,
+    database=None,
+    phases=[Phase.explicit, Phase.generate],
+    suppress_health_check=[HealthCheck.too_slow],
+)
 BOT_MIXES = [("random",), ("strategy",), ("strategy", "random"), ("random", "random", "strategy")]
 
 
@@ -53,8 +58,12 @@ def test_random_legal_play_keeps_every_invariant_and_ends(preset, seed, mix, pla
 
 @pytest.mark.parametrize("preset", PRESET_NAMES)
 @SETTINGS
-@given(seed=st.integers(0, 2**31), mix=st.sampled_from(BOT_MIXES), players=st.integers(0, 7),
-       cuts=st.lists(st.floats(0, 1), min_size=1, max_size=3))
+@given(
+    seed=st.integers(0, 2**31),
+    mix=st.sampled_from(BOT_MIXES),
+    players=st.integers(0, 7),
+    cuts=st.lists(st.floats(0, 1), min_size=1, max_size=3),
+)
 def test_json_round_trip_at_random_points_continues_identically(preset, seed, mix, players, cuts):
     rules, n, result = _play(preset, seed, mix, players, keep_log=True)
     log = result.log
@@ -87,26 +96,77 @@ def test_same_seed_and_actions_replay_to_the_same_final_state(preset, seed, mix,
 # says about them, an action it refuses must leave the state exactly as it was.
 def _forgeries(state, rng: random.Random) -> list:
     n = len(state.players)
-    seats = list(range(n)) + [n, -1]
+    seats = [*list(range(n)), n, -1]
     squares = [rng.randrange(40), rng.randrange(-2, 42), 0, 39]
-    out: list = [None, [], {"type": "roll"}, {"player": 0}, {"type": "fly", "player": 0},
-                 {"type": "roll", "player": True}, {"type": "roll", "player": "0"}]
+    out: list = [
+        None,
+        [],
+        {"type": "roll"},
+        {"player": 0},
+        {"type": "fly", "player": 0},
+        {"type": "roll", "player": True},
+        {"type": "roll", "player": "0"},
+    ]
     for _ in range(25):
         p = rng.choice(seats)
-        kind = rng.choice(("roll", "end_turn", "buy", "decline", "bid", "pass", "pay_fine", "use_card",
-                           "build", "sell", "sell_all", "mortgage", "unmortgage", "keep_mortgaged",
-                           "propose", "accept", "reject", "cancel", "income_tax", "casino", "casino_skip",
-                           "bus", "teleport", "destroy", "auction_own"))
+        kind = rng.choice(
+            (
+                "roll",
+                "end_turn",
+                "buy",
+                "decline",
+                "bid",
+                "pass",
+                "pay_fine",
+                "use_card",
+                "build",
+                "sell",
+                "sell_all",
+                "mortgage",
+                "unmortgage",
+                "keep_mortgaged",
+                "propose",
+                "accept",
+                "reject",
+                "cancel",
+                "income_tax",
+                "casino",
+                "casino_skip",
+                "bus",
+                "teleport",
+                "destroy",
+                "auction_own",
+            )
+        )
         a = {"type": kind, "player": p}
         if kind == "bid":
             a["amount"] = rng.choice((-5, 0, 1, 10**9, "10", True, None, rng.randrange(0, 5000)))
-        elif kind in ("build", "sell", "sell_all", "mortgage", "unmortgage", "keep_mortgaged", "teleport",
-                      "destroy", "auction_own"):
-            a["square"] = rng.choice(squares + ["3", None])
+        elif kind in (
+            "build",
+            "sell",
+            "sell_all",
+            "mortgage",
+            "unmortgage",
+            "keep_mortgaged",
+            "teleport",
+            "destroy",
+            "auction_own",
+        ):
+            a["square"] = rng.choice([*squares, "3", None])
         elif kind == "propose":
-            a["to"] = rng.choice(seats + [None, True])
-            a["give"] = rng.choice(({"cash": -1}, {"cash": 10**9}, {"squares": [rng.randrange(40)]},
-                                    {"squares": [1, 1]}, {"cards": 3}, {"bogus": 1}, "x", {}))
+            a["to"] = rng.choice([*seats, None, True])
+            a["give"] = rng.choice(
+                (
+                    {"cash": -1},
+                    {"cash": 10**9},
+                    {"squares": [rng.randrange(40)]},
+                    {"squares": [1, 1]},
+                    {"cards": 3},
+                    {"bogus": 1},
+                    "x",
+                    {},
+                )
+            )
             a["take"] = rng.choice(({"squares": [rng.randrange(40)]}, {"cash": 1}, {}, None))
         elif kind in ("accept", "reject", "cancel"):
             a["trade"] = rng.choice((None, 0, 999, "1"))
@@ -122,8 +182,12 @@ def _forgeries(state, rng: random.Random) -> list:
 
 @pytest.mark.parametrize("preset", PRESET_NAMES)
 @SETTINGS
-@given(seed=st.integers(0, 2**31), mix=st.sampled_from(BOT_MIXES), players=st.integers(0, 7),
-       cuts=st.lists(st.floats(0, 1), min_size=3, max_size=6))
+@given(
+    seed=st.integers(0, 2**31),
+    mix=st.sampled_from(BOT_MIXES),
+    players=st.integers(0, 7),
+    cuts=st.lists(st.floats(0, 1), min_size=3, max_size=6),
+)
 def test_an_illegal_action_leaves_the_state_unchanged(preset, seed, mix, players, cuts):
     rules, n, result = _play(preset, seed, mix, players, keep_log=True)
     rng = random.Random(seed)

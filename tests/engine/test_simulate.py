@@ -8,19 +8,51 @@ from games.engine import simulate
 
 
 def test_simulate_plays_whole_games_and_prints_the_figures(capsys):
-    code = simulate.main(["--preset", "classic", "--players", "3", "--games", "3", "--seed", "5",
-                          "--bots", "strategy,random"])
+    code = simulate.main(
+        [
+            "--preset",
+            "classic",
+            "--players",
+            "3",
+            "--games",
+            "3",
+            "--seed",
+            "5",
+            "--bots",
+            "strategy,random",
+        ]
+    )
 
     out = capsys.readouterr().out
     assert code == 0
-    for figure in ("games/s", "actions/s", "player turns/s", "mean rounds", "win share per seat",
-                   "win share per bot", "0:strategy", "1:random", "2:strategy"):
+    for figure in (
+        "games/s",
+        "actions/s",
+        "player turns/s",
+        "mean rounds",
+        "win share per seat",
+        "win share per bot",
+        "0:strategy",
+        "1:random",
+        "2:strategy",
+    ):
         assert figure in out
 
 
 def test_simulate_json_win_shares_add_up_to_one(capsys):
-    code = simulate.main(["--preset", "world-teams", "--games", "4", "--seed", "2", "--bots", "strategy,random",
-                          "--json"])
+    code = simulate.main(
+        [
+            "--preset",
+            "world-teams",
+            "--games",
+            "4",
+            "--seed",
+            "2",
+            "--bots",
+            "strategy,random",
+            "--json",
+        ]
+    )
 
     figures = json.loads(capsys.readouterr().out)
     assert code == 0
@@ -37,7 +69,9 @@ def test_simulate_reports_a_game_that_does_not_end(capsys):
 
 
 def test_simulate_reports_a_broken_invariant(capsys, monkeypatch):
-    monkeypatch.setattr(simulate.invariants, "check", lambda state: ["money ledger: broken on purpose"])
+    monkeypatch.setattr(
+        simulate.invariants, "check", lambda state: ["money ledger: broken on purpose"]
+    )
 
     code = simulate.main(["--preset", "classic", "--games", "1"])
 

@@ -91,14 +91,18 @@ def test_strategy_raises_debt_money_by_mortgaging_idle_deeds_before_selling_hous
     st.bank_houses -= 4
     st.owner[12] = 0  # a utility: earns little
     st.players[0].cash = 10
-    st.stack.append({"k": "debt", "p": 0, "to": 1, "amt": 60, "why": "rent", "pot": False, "cut": 0})
+    st.stack.append(
+        {"k": "debt", "p": 0, "to": 1, "amt": 60, "why": "rent", "pot": False, "cut": 0}
+    )
     assert _choose(StrategyBot(), st, 0) == {"type": "mortgage", "player": 0, "square": 12}
 
 
 def test_strategy_destroys_the_most_valuable_building():
     from games.engine import RuleSet, new_game
 
-    st, _ = new_game(RuleSet.build("world-duel"), ["a", "b", "c"], seed=3, roll_for_first=False, events=False)
+    st, _ = new_game(
+        RuleSet.build("world-duel"), ["a", "b", "c"], seed=3, roll_for_first=False, events=False
+    )
     for sq in st.board.deeds:
         st.owner[sq] = 1 if sq in (1, 3, 37, 39) else 0
     st.level[1] = st.level[3] = 1
@@ -110,7 +114,9 @@ def test_strategy_destroys_the_most_valuable_building():
 def test_strategy_takes_the_bus_to_the_better_square():
     from games.engine import RuleSet, new_game
 
-    st, _ = new_game(RuleSet.build("world-quick"), ["a", "b"], seed=3, roll_for_first=False, events=False)
+    st, _ = new_game(
+        RuleSet.build("world-quick"), ["a", "b"], seed=3, roll_for_first=False, events=False
+    )
     for sq in (21, 23, 24, 12, 28):
         st.owner[sq] = 1
     for sq in (21, 23, 24):
@@ -127,3 +133,17 @@ def test_random_bot_never_surrenders_while_it_can_do_something_else(classic_game
     rng = random.Random(5)
     for _ in range(200):
         assert bot.choose(st, 0, rng)["type"] != "surrender"
+
+
+def test_strategy_sells_a_weak_house_when_the_bank_has_none_left_and_it_is_rich(classic_game):
+    # Every house stands at three per deed and none is left: without making room, nobody can
+    # ever build again and a game between rich players would go on for ever.
+    st = classic_game
+    for sq in (1, 3, 16, 18, 19):
+        st.owner[sq] = 0
+    st.level[1] = st.level[3] = 2
+    st.level[16] = st.level[18] = st.level[19] = 3
+    st.bank_houses = 0
+    st.players[0].cash = 100_000
+
+    assert _choose(StrategyBot(), st, 0) == {"type": "sell", "player": 0, "square": 3}
