@@ -27,61 +27,112 @@ NAMES = ["Alice", "Bob", "Charlie"]
 # What a player sees of each language: a decision button, a line of the log, the lobby's
 # heading, the table page's rules heading and the watcher's mark.
 WORDS = {
-    "en": {"roll": "Roll the dice", "log": "The game starts; {first} plays first.",
-           "lobby": "Open tables", "rules": "Rules", "watching": "watching"},
-    "es": {"roll": "Tirar los dados", "log": "Empieza la partida; {first} juega primero.",
-           "lobby": "Mesas abiertas", "rules": "Reglas", "watching": "como espectador"},
-    "ca": {"roll": "Tirar els daus", "log": "Comença la partida; {first} juga primer.",
-           "lobby": "Taules obertes", "rules": "Regles", "watching": "com a espectador"},
+    "en": {
+        "roll": "Roll the dice",
+        "log": "The game starts; {first} plays first.",
+        "lobby": "Open tables",
+        "rules": "Rules",
+        "watching": "watching",
+    },
+    "es": {
+        "roll": "Tirar los dados",
+        "log": "Empieza la partida; {first} juega primero.",
+        "lobby": "Mesas abiertas",
+        "rules": "Reglas",
+        "watching": "como espectador",
+    },
+    "ca": {
+        "roll": "Tirar els daus",
+        "log": "Comença la partida; {first} juga primer.",
+        "lobby": "Taules obertes",
+        "rules": "Regles",
+        "watching": "com a espectador",
+    },
 }
 
 # One event of every kind the log describes, with each variant that has its own sentence.
 EVENTS = [
-    {"e": "start", "first": 1}, {"e": "first_roll", "rolls": {"0": 7, "1": 9}},
-    {"e": "dealt", "p": 0, "sq": 1}, {"e": "dealt", "p": 0, "sq": 1, "price": 60},
-    {"e": "turn", "p": 0, "round": 2}, {"e": "roll", "p": 0, "dice": [3, 4]},
-    {"e": "roll", "p": 0, "dice": [3, 4], "jail": True}, {"e": "dice", "p": 0, "dice": [2, 5]},
-    {"e": "third_doubles", "p": 0}, {"e": "move", "p": 0, "to": 5},
-    {"e": "salary", "p": 0, "amount": 200}, {"e": "buy", "p": 0, "sq": 39, "price": 400},
+    {"e": "start", "first": 1},
+    {"e": "first_roll", "rolls": {"0": 7, "1": 9}},
+    {"e": "dealt", "p": 0, "sq": 1},
+    {"e": "dealt", "p": 0, "sq": 1, "price": 60},
+    {"e": "turn", "p": 0, "round": 2},
+    {"e": "roll", "p": 0, "dice": [3, 4]},
+    {"e": "roll", "p": 0, "dice": [3, 4], "jail": True},
+    {"e": "dice", "p": 0, "dice": [2, 5]},
+    {"e": "third_doubles", "p": 0},
+    {"e": "move", "p": 0, "to": 5},
+    {"e": "salary", "p": 0, "amount": 200},
+    {"e": "buy", "p": 0, "sq": 39, "price": 400},
     {"e": "decline", "p": 0, "sq": 39},
-    *({"e": "auction", "sq": 39, "what": w, "opening": 1} for w in ("deed", "expiry", "own", "building")),
-    {"e": "bid", "p": 1, "amount": 10}, {"e": "pass", "p": 1},
-    {"e": "auction_won", "p": 1, "sq": 39, "amount": 10}, {"e": "auction_unsold", "sq": 39},
+    *(
+        {"e": "auction", "sq": 39, "what": w, "opening": 1}
+        for w in ("deed", "expiry", "own", "building")
+    ),
+    {"e": "bid", "p": 1, "amount": 10},
+    {"e": "pass", "p": 1},
+    {"e": "auction_won", "p": 1, "sq": 39, "amount": 10},
+    {"e": "auction_unsold", "sq": 39},
     {"e": "rent", "p": 0, "owner": 1, "sq": 39, "amount": 50},
     {"e": "rent", "p": 0, "owner": 1, "sq": 39, "amount": 50, "tax": 5},
     *({"e": "no_rent", "sq": 39, "why": w} for w in ("mortgaged", "owner_in_jail", "teammate")),
-    *({"e": "pay", "p": 0, "to": -1, "amount": 5, "why": w}
-      for w in ("rent", "tax", "card", "jail fine", "auction", "repairs", "transfer fee")),
-    {"e": "collect", "p": 0, "amount": 50}, {"e": "card", "p": 0, "card": "advance_to_boardwalk"},
-    *({"e": k, "deck": d} for k in ("reshuffle", "deck_empty") for d in ("chance", "chest", "luck")),
+    *(
+        {"e": "pay", "p": 0, "to": -1, "amount": 5, "why": w}
+        for w in ("rent", "tax", "card", "jail fine", "auction", "repairs", "transfer fee")
+    ),
+    {"e": "collect", "p": 0, "amount": 50},
+    {"e": "card", "p": 0, "card": "advance_to_boardwalk"},
+    *(
+        {"e": k, "deck": d}
+        for k in ("reshuffle", "deck_empty")
+        for d in ("chance", "chest", "luck")
+    ),
     {"e": "jail", "p": 0},
     *({"e": "leave_jail", "p": 0, "how": h} for h in ("fine", "card", "doubles", None)),
     {"e": "jail_fine_due", "p": 0},
     *({"e": "income_tax", "p": 0, "amount": 200, "choice": c} for c in ("flat", "percent")),
     {"e": "free_parking", "p": 0, "amount": 300},
-    *({"e": "casino", "p": 0, "numbers": [1, 2], "die": 2, "won": won, "pool": pool}
-      for won in (0, 3000) for pool in (0, 500)),
-    {"e": "casino_skip", "p": 0}, *({"e": "bus", "p": 0, "choice": c} for c in ("first", "second", "sum")),
-    {"e": "teleport", "p": 0, "sq": 5}, {"e": "m1", "p": 0, "to": 6}, {"e": "m1_none", "p": 0},
-    {"e": "destroy", "p": 0, "sq": 1}, {"e": "destroy_none", "p": 0},
-    {"e": "build", "p": 0, "sq": 1, "level": 2}, {"e": "build", "p": 0, "sq": 1, "level": 5},
+    *(
+        {"e": "casino", "p": 0, "numbers": [1, 2], "die": 2, "won": won, "pool": pool}
+        for won in (0, 3000)
+        for pool in (0, 500)
+    ),
+    {"e": "casino_skip", "p": 0},
+    *({"e": "bus", "p": 0, "choice": c} for c in ("first", "second", "sum")),
+    {"e": "teleport", "p": 0, "sq": 5},
+    {"e": "m1", "p": 0, "to": 6},
+    {"e": "m1_none", "p": 0},
+    {"e": "destroy", "p": 0, "sq": 1},
+    {"e": "destroy_none", "p": 0},
+    {"e": "build", "p": 0, "sq": 1, "level": 2},
+    {"e": "build", "p": 0, "sq": 1, "level": 5},
     {"e": "sell", "p": 0, "sq": 1, "refund": 25},
     *({"e": "shortage", "building": b} for b in ("house", "hotel")),
-    {"e": "mortgage", "p": 0, "sq": 1, "amount": 30}, {"e": "unmortgage", "p": 0, "sq": 1, "amount": 33},
-    {"e": "keep_mortgaged", "p": 0, "sq": 1, "amount": 3}, {"e": "expired", "sq": 1},
+    {"e": "mortgage", "p": 0, "sq": 1, "amount": 30},
+    {"e": "unmortgage", "p": 0, "sq": 1, "amount": 33},
+    {"e": "keep_mortgaged", "p": 0, "sq": 1, "amount": 3},
+    {"e": "expired", "sq": 1},
     {"e": "trade_proposed", "p": 0, "to": 1, "trade": 4},
     *({"e": k, "trade": 4} for k in ("trade_accepted", "trade_rejected", "trade_cancelled")),
-    {"e": "debt", "p": 0, "to": 1, "amount": 100}, {"e": "debt_settled", "p": 0},
-    {"e": "cannot_pay", "p": 0, "amount": 100}, {"e": "bankrupt", "p": 0},
-    {"e": "bankrupt", "p": 0, "to": 1}, {"e": "surrender", "p": 0},
-    {"e": "missed", "p": 0, "count": 2}, {"e": "timeout", "p": 0}, {"e": "time_up"},
-    {"e": "game_over", "winner": 1}, {"e": "move", "p": -1, "to": 3}, {"e": "move", "p": 7, "to": 3},
+    {"e": "debt", "p": 0, "to": 1, "amount": 100},
+    {"e": "debt_settled", "p": 0},
+    {"e": "cannot_pay", "p": 0, "amount": 100},
+    {"e": "bankrupt", "p": 0},
+    {"e": "bankrupt", "p": 0, "to": 1},
+    {"e": "surrender", "p": 0},
+    {"e": "missed", "p": 0, "count": 2},
+    {"e": "timeout", "p": 0},
+    {"e": "time_up"},
+    {"e": "game_over", "winner": 1},
+    {"e": "move", "p": -1, "to": 3},
+    {"e": "move", "p": 7, "to": 3},
 ]
 
 
 # ---------------------------------------------------------------------------------------------
 # The catalogs
 # ---------------------------------------------------------------------------------------------
+
 
 def read_po(path: Path) -> list[dict]:
     """The entries of a .po file as makemessages writes it (header first): msgctxt, msgid,
@@ -96,7 +147,13 @@ def read_po(path: Path) -> list[dict]:
             entry, field = None, None
             continue
         if entry is None:
-            entry = {"msgctxt": None, "msgid": "", "msgid_plural": None, "msgstr": [], "flags": set()}
+            entry = {
+                "msgctxt": None,
+                "msgid": "",
+                "msgid_plural": None,
+                "msgstr": [],
+                "flags": set(),
+            }
         if line.startswith("#,"):
             entry["flags"].update(f.strip() for f in line[2:].split(","))
         elif line.startswith("#"):
@@ -148,11 +205,15 @@ def test_catalog_keeps_every_placeholder_and_plural_form(language):
     for m in messages:
         flags = m["flags"]
         if m["msgid_plural"] is None:
-            assert placeholders(m["msgstr"][0], flags) == placeholders(m["msgid"], flags), m["msgid"]
+            assert placeholders(m["msgstr"][0], flags) == placeholders(m["msgid"], flags), m[
+                "msgid"
+            ]
         else:
             assert len(m["msgstr"]) == plural_count, m["msgid"]
             for form in m["msgstr"][1:]:
-                assert placeholders(form, flags) == placeholders(m["msgid_plural"], flags), m["msgid"]
+                assert placeholders(form, flags) == placeholders(m["msgid_plural"], flags), m[
+                    "msgid"
+                ]
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
@@ -176,7 +237,9 @@ def test_compiled_catalog_matches_its_source(language):
 
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_every_log_sentence_and_card_is_in_the_catalog(language):
-    messages = {m["msgid"] for m in read_po(LOCALE_DIR / language / "LC_MESSAGES" / "django.po")[1:]}
+    messages = {
+        m["msgid"] for m in read_po(LOCALE_DIR / language / "LC_MESSAGES" / "django.po")[1:]
+    }
     asked: set[str] = set()
 
     def recording_gettext(message: str) -> str:
@@ -196,33 +259,54 @@ def test_every_log_sentence_and_card_is_in_the_catalog(language):
 # describe(): English by default, the reader's language through the site's gettext
 # ---------------------------------------------------------------------------------------------
 
+
 def test_describe_without_gettext_is_english():
     board = load_board("classic")
 
-    assert describe({"e": "buy", "p": 0, "sq": 39, "price": 400}, NAMES, board) == "Alice buys Boardwalk for $400."
+    assert (
+        describe({"e": "buy", "p": 0, "sq": 39, "price": 400}, NAMES, board)
+        == "Alice buys Boardwalk for $400."
+    )
     assert describe({"e": "card", "p": 1, "card": "advance_to_go"}, NAMES, board) == (
-        "Bob draws: Advance to GO. Collect your salary.")
+        "Bob draws: Advance to GO. Collect your salary."
+    )
     assert describe({"e": "build", "p": 0, "sq": 39, "level": 2}, NAMES, board) == (
-        "Alice builds on Boardwalk: now 2 house(s).")
-    assert describe({"e": "pay", "p": 0, "to": -1, "amount": 50, "why": "jail fine"}, NAMES, board) == (
-        "Alice pays $50 to the bank (jail fine).")
+        "Alice builds on Boardwalk: now 2 house(s)."
+    )
+    assert describe(
+        {"e": "pay", "p": 0, "to": -1, "amount": 50, "why": "jail fine"}, NAMES, board
+    ) == ("Alice pays $50 to the bank (jail fine).")
 
 
-@pytest.mark.parametrize(("language", "bought", "card", "paid"), [
-    ("es", "Alice compra Boardwalk por $400.", "Bob saca una carta: Avanza hasta la Salida. Cobra tu salario.",
-     "Alice paga $50 a la banca (multa de la Cárcel)."),
-    ("ca", "Alice compra Boardwalk per $400.", "Bob treu una carta: Avança fins a la Sortida. Cobra el teu salari.",
-     "Alice paga $50 a la banca (multa de la Presó)."),
-])
+@pytest.mark.parametrize(
+    ("language", "bought", "card", "paid"),
+    [
+        (
+            "es",
+            "Alice compra Boardwalk por $400.",
+            "Bob saca una carta: Avanza hasta la Salida. Cobra tu salario.",
+            "Alice paga $50 a la banca (multa de la Cárcel).",
+        ),
+        (
+            "ca",
+            "Alice compra Boardwalk per $400.",
+            "Bob treu una carta: Avança fins a la Sortida. Cobra el teu salari.",
+            "Alice paga $50 a la banca (multa de la Presó).",
+        ),
+    ],
+)
 def test_describe_with_django_gettext_speaks_the_active_language(language, bought, card, paid):
     board = load_board("classic")
 
     with translation.override(language):
-        lines = [describe(e, NAMES, board, gettext=translation.gettext) for e in (
-            {"e": "buy", "p": 0, "sq": 39, "price": 400},
-            {"e": "card", "p": 1, "card": "advance_to_go"},
-            {"e": "pay", "p": 0, "to": -1, "amount": 50, "why": "jail fine"},
-        )]
+        lines = [
+            describe(e, NAMES, board, gettext=translation.gettext)
+            for e in (
+                {"e": "buy", "p": 0, "sq": 39, "price": 400},
+                {"e": "card", "p": 1, "card": "advance_to_go"},
+                {"e": "pay", "p": 0, "to": -1, "amount": 50, "why": "jail fine"},
+            )
+        ]
 
     assert lines == [bought, card, paid]
 
@@ -240,6 +324,7 @@ def test_every_log_sentence_fills_its_placeholders(language):
 # ---------------------------------------------------------------------------------------------
 # The pages
 # ---------------------------------------------------------------------------------------------
+
 
 @pytest.fixture
 def game_to_roll(alice, bob):
@@ -266,7 +351,9 @@ def test_game_page_speaks_the_signed_in_players_language(client, game_to_roll, l
     client.force_login(player)
 
     # A browser asking for another language does not override the player's own choice.
-    html = client.get(reverse("games:game", args=[game_to_roll.pk]), HTTP_ACCEPT_LANGUAGE="de").content.decode()
+    html = client.get(
+        reverse("games:game", args=[game_to_roll.pk]), HTTP_ACCEPT_LANGUAGE="de"
+    ).content.decode()
 
     words = WORDS[language]
     assert f'<html lang="{language}"' in html
@@ -278,7 +365,9 @@ def test_game_page_speaks_the_signed_in_players_language(client, game_to_roll, l
 
 @pytest.mark.django_db
 @pytest.mark.parametrize("language", LANGUAGES)
-def test_lobby_and_table_page_speak_the_signed_in_users_language(client, alice, make_table, language):
+def test_lobby_and_table_page_speak_the_signed_in_users_language(
+    client, alice, make_table, language
+):
     alice.language = language
     alice.save(update_fields=["language"])
     table = make_table(alice, name="Mesa")
@@ -296,9 +385,12 @@ def test_lobby_and_table_page_speak_the_signed_in_users_language(client, alice, 
 @pytest.mark.django_db
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_anonymous_visitor_gets_the_browsers_language(client, game_to_roll, language):
-    lobby = client.get(reverse("games:lobby"), HTTP_ACCEPT_LANGUAGE=f"{language},en;q=0.5").content.decode()
-    game = client.get(reverse("games:game", args=[game_to_roll.pk]),
-                      HTTP_ACCEPT_LANGUAGE=language).content.decode()
+    lobby = client.get(
+        reverse("games:lobby"), HTTP_ACCEPT_LANGUAGE=f"{language},en;q=0.5"
+    ).content.decode()
+    game = client.get(
+        reverse("games:game", args=[game_to_roll.pk]), HTTP_ACCEPT_LANGUAGE=language
+    ).content.decode()
 
     assert f'<html lang="{language}"' in lobby
     assert WORDS[language]["lobby"] in lobby
