@@ -192,6 +192,10 @@ CSRF_COOKIE_SECURE = SECURE_COOKIES
 if env_bool("BEHIND_HTTPS_PROXY", False):
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 
+# bench/web.py's minimal endpoint (games/views/api.py: lock and update one row), off in
+# production: with it off, the URL answers 404.
+BENCH_ENDPOINTS = env_bool("BENCH_ENDPOINTS", False)
+
 # Celery: Redis (or any kombu URL) from CELERY_BROKER_URL, else kombu's filesystem transport,
 # which needs no service. Producer and consumer share one folder so a local worker sees what
 # the site queues.

@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from games.views import play
+from games.views import api, play
 
 urlpatterns = [
     path("games/<int:game_id>/", play.game, name="game"),
@@ -13,4 +13,7 @@ urlpatterns = [
     path("games/<int:game_id>/replay/", play.replay, name="game_replay"),
     path("games/records/upload/", play.record_upload, name="record_upload"),
     path("games/records/replay/", play.record_replay, name="record_replay"),
+    # For programs (bench/web.py): the viewer's legal actions; the benchmark's minimal endpoint.
+    path("games/<int:game_id>/legal.json", api.legal, name="game_legal"),
+    path("games/<int:game_id>/bench-lock/", api.bench_lock, name="game_bench_lock"),
 ]

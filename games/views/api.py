@@ -1,0 +1,84 @@
+"""The game for programs: the viewer's seat, the version a move must quote, and the engine's
+legal actions for that seat, as JSON; and the benchmark's minimal endpoint.
+
+``bench/web.py`` drives games through the real endpoints with bots that see only what a player
+sees: this view gives them the same decision the game page draws as buttons, without parsing
+HTML. Moves still go through ``games:game_act``, like the page's forms. Who may read it is
+decided as for the page: anyone may watch a public game, a private one exists only for its
+players, and only a player's own actions are listed.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import transaction
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import get_object_or_404
+from django.utils import timezone
+from django.views.decorators.http import require_GET, require_POST
+
+from games.engine import GameState, legal_actions
+from games.models import Game, Seat
+
+
+def _visible(request: HttpRequest, game_id: int) -> tuple[Game, int | None]:
+    """The game and the viewer's seat (None for a spectator); 404 for a private game's
+    outsiders, as on the game page."""
+    game = get_object_or_404(Game.objects.select_related("table"), pk=game_id)
+    seat = None
+    if request.user.is_authenticated:
+        seat = (
+            Seat.objects.filter(table_id=game.table_id, user_id=request.user.pk)
+            .values_list("position", flat=True)
+            .first()
+        )
+    if game.table.is_private and seat is None:
+        raise Http404("no such game")
+    return game, seat
+
+
+@require_GET
+def legal(request: HttpRequest, game_id: int) -> JsonResponse:
+    """What the viewer may do now. ``actions`` are the engine's legal actions for the viewer's
+    seat without the seat itself (a move never names it: the act endpoint takes it from the
+    signed-in user); templates keep their ranges (a bid's ``min`` and ``max``)."""
+    game, seat = _visible(request, game_id)
+    actions: list[dict] = []
+    if seat is not None and game.status == Game.Status.ACTIVE:
+        state = GameState.from_json(game.state)
+        actions = [
+            {k: v for k, v in a.items() if k != "player"} for a in legal_actions(state, seat)
+        ]
+    return JsonResponse(
+        {
+            "game": game.pk,
+            "version": game.version,
+            "status": game.status,
+            "seat": seat,
+            "round": game.round,
+            "current": game.current_seat,
+            "pending": game.pending,
+            "waiting": game.waiting_seats,
+            "actions": actions,
+        }
+    )
+
+
+@require_POST
+def bench_lock(request: HttpRequest, game_id: int) -> HttpResponse:
+    """The least a move can cost, for bench/web.py to compare the act endpoint with: through the
+    same middleware (session, user, CSRF), lock the player's game row and update it, in one
+    transaction. It exists only while settings.BENCH_ENDPOINTS is on (env BENCH_ENDPOINTS)."""
+    if not settings.BENCH_ENDPOINTS or not request.user.is_authenticated:
+        raise Http404("no such page")
+    with transaction.atomic():
+        locked = (
+            Game.objects.select_for_update(of=("self",))
+            .filter(pk=game_id, table__seats__user_id=request.user.pk)
+            .values_list("pk", flat=True)
+            .first()
+        )
+        if locked is None:
+            raise Http404("no such game")
+        Game.objects.filter(pk=locked).update(updated_at=timezone.now())
+    return HttpResponse(status=204)
