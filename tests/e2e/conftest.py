@@ -1,0 +1,97 @@
+"""Fixtures of the end-to-end tests: Debian's Chromium driven by Playwright's sync API.
+
+The browser is the system's ``chromium`` package (``.ci/run`` installs it when missing), never
+one that Playwright downloads. Without it the tests are skipped, saying so.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "e2e"
+
+
+def chromium_path() -> str | None:
+    return shutil.which("chromium") or (
+        "/usr/bin/chromium" if Path("/usr/bin/chromium").exists() else None
+    )
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[object]:
+    path = chromium_path()
+    if path is None:
+        pytest.skip(
+            "Debian's chromium is not installed (apt-get install chromium; .ci/run does it)"
+        )
+    from playwright.sync_api import sync_playwright
+
+    # Playwright's sync API keeps an event loop in this thread, and Django refuses ORM calls
+    # from a thread with a running loop unless told that it is safe (it is: nothing here is
+    # asynchronous, the loop only carries Playwright's messages).
+    previous = os.environ.get("DJANGO_ALLOW_ASYNC_UNSAFE")
+    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
+    try:
+        with sync_playwright() as playwright:
+            browser = playwright.chromium.launch(executable_path=path, args=CHROMIUM_ARGS)
+            try:
+                yield browser
+            finally:
+                browser.close()
+    finally:
+        if previous is None:
+            os.environ.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
+        else:
+            os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = previous
+
+
+@pytest.fixture
+def artifacts() -> Path:
+    """test-artifacts/e2e/ (git-ignored): screenshots of the pages the tests went through."""
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    for old in ARTIFACTS.glob("*.png"):
+        old.unlink()
+    return ARTIFACTS
+
+
+@pytest.fixture
+def site(live_server, settings) -> Iterator[str]:
+    """The live server's address, set as the site's own (for the links it gives out).
+
+    On SQLite (``bin/test`` without DATABASE_URL) the test database lives in memory, and the
+    server's threads all use the test's one connection: a read still open in one request then
+    makes a write in another fail with "database table is locked". There, requests are served
+    one at a time. PostgreSQL (CI) serves them side by side, as in production."""
+    from django.db import connection
+
+    settings.SITE_URL = live_server.url
+    httpd = live_server.thread.httpd
+    app = httpd.get_app()
+    if connection.vendor == "sqlite" and connection.is_in_memory_db():
+        lock = threading.Lock()
+
+        def one_at_a_time(environ, start_response):
+            with lock:
+                return app(environ, start_response)
+
+        httpd.set_app(one_at_a_time)
+    try:
+        yield live_server.url
+    finally:
+        httpd.set_app(app)
