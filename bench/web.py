@@ -1,0 +1,794 @@
+"""Web benchmark: many concurrent games of bots played through the site's real HTTP endpoints.
+
+    .venv/bin/python bench/web.py [--games 50] [--seconds 20] [--workers 5] [--profile]
+
+Runs the site with gunicorn on 127.0.0.1 against PostgreSQL (DATABASE_URL, by default
+postgres://postgres@127.0.0.1:5432/monopoly_bench, created and migrated here), with
+DEBUG=false as in production. It makes 2 x N users and N two-player live classic games, then,
+from one asyncio process with httpx, measures in turn, for the same number of seconds each:
+
+1. the minimal endpoint (``games:game_bench_lock``: one transaction that locks the game's row
+   and updates it, through the same middleware), N clients posting back to back;
+2. moves: each game is driven by bots that see only what a player sees: the game page once
+   (version, CSRF cookie), then ``games:game_legal`` (the viewer's legal actions, as JSON) and a
+   POST of the chosen move to ``games:game_act``, as the page's forms do: with ``HX-Request``
+   (answered with the refreshed game fragment, as htmx gets it) and, in a third phase, without
+   (a plain form post, answered with a redirect).
+
+It prints requests/s and the p50/p95/p99/max latency of each endpoint, the CPU each part of
+the machine used, and the number of queries the game page makes after 10 and 200 actions
+(in-process, Django's CaptureQueriesContext). ``--profile`` profiles moves in-process instead.
+Everything listens on and talks to loopback only; each phase is bounded in time and in
+requests; gunicorn is stopped on exit, whatever happens. Figures, never assertions.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import atexit
+import cProfile
+import os
+import pstats
+import random
+import re
+import resource
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+DEFAULT_DATABASE_URL = "postgres://postgres@127.0.0.1:5432/monopoly_bench"
+USER_PREFIX = "bench-"
+PASSWORD = "bench-password-not-secret"
+MAX_REQUESTS_PER_PHASE = 200_000
+HTTP_TIMEOUT = 30.0
+
+# ---------------------------------------------------------------------------------------------
+# The environment of this process and of gunicorn: production settings, loopback, bench DB
+# ---------------------------------------------------------------------------------------------
+
+
+def configure_environment() -> str:
+    database_url = os.environ.get("DATABASE_URL") or DEFAULT_DATABASE_URL
+    if not database_url.startswith(("postgres://", "postgresql://")):
+        sys.exit("bench/web.py: DATABASE_URL must name a PostgreSQL database")
+    os.environ.update(
+        {
+            "DATABASE_URL": database_url,
+            "DEBUG": "false",
+            "SECRET_KEY": "bench-only-secret-key-" + "x" * 40,
+            # "testserver" is the in-process test client's host (sessions and query counts).
+            "ALLOWED_HOSTS": "127.0.0.1,testserver",
+            "BENCH_ENDPOINTS": "true",
+            # Plain HTTP on loopback: cookies marked Secure would never be sent back.
+            "SECURE_COOKIES": "false",
+            "VAR_DIR": str(ROOT / "var" / "bench"),
+            "LOG_LEVEL": "WARNING",
+            "DJANGO_SETTINGS_MODULE": "config.settings",
+        }
+    )
+    return database_url
+
+
+def create_database(database_url: str) -> None:
+    """CREATE DATABASE when it is missing (connected to the server's ``postgres`` database)."""
+    import psycopg
+
+    parts = urlsplit(database_url)
+    name = parts.path.lstrip("/")
+    if not re.fullmatch(r"[A-Za-z0-9_]+", name):
+        sys.exit(f"bench/web.py: unexpected database name {name!r}")
+    admin_url = urlunsplit(parts._replace(path="/postgres"))
+    with psycopg.connect(admin_url, autocommit=True) as conn:
+        if conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", [name]).fetchone() is None:
+            conn.execute(f'CREATE DATABASE "{name}"')
+            print(f"created database {name}")
+
+
+def setup_django() -> None:
+    import django
+    from django.core.management import call_command
+
+    django.setup()
+    call_command("migrate", verbosity=0)
+    # DEBUG=false serves content-hashed static files: the game page needs the manifest.
+    call_command("collectstatic", interactive=False, verbosity=0)
+
+
+# ---------------------------------------------------------------------------------------------
+# Users, games and sessions (setup, in-process: not measured)
+# ---------------------------------------------------------------------------------------------
+
+
+def make_users(count: int) -> list:
+    from allauth.account.models import EmailAddress
+    from django.contrib.auth.hashers import make_password
+
+    from accounts.models import User
+
+    # A previous run's players go, with their tables and games (on delete cascade).
+    User.objects.filter(username__startswith=USER_PREFIX).delete()
+    password = make_password(PASSWORD)
+    users = User.objects.bulk_create(
+        [
+            User(
+                username=f"{USER_PREFIX}{i}",
+                email=f"{USER_PREFIX}{i}@example.com",
+                display_name=f"Bot {i}",
+                password=password,
+            )
+            for i in range(count)
+        ]
+    )
+    EmailAddress.objects.bulk_create(
+        [EmailAddress(user=u, email=u.email, verified=True, primary=True) for u in users]
+    )
+    return users
+
+
+def make_game(host, guest, *, pace: str, name: str):
+    from games import services
+
+    table = services.table_create(
+        host=host, name=name, preset="classic", pace=pace, turn_hours=24, seat_count=2
+    )
+    services.table_join(table=table, user=guest)
+    return services.table_start(table=table, by=host)
+
+
+def session_cookie(user) -> str:
+    """A signed-in session, as the sign-in form would leave it (the test client's force_login)."""
+    from django.conf import settings
+    from django.test import Client
+
+    client = Client()
+    client.force_login(user)
+    return client.cookies[settings.SESSION_COOKIE_NAME].value
+
+
+# ---------------------------------------------------------------------------------------------
+# The bots' policy: from the legal actions a player is shown to the fields of the page's form
+# ---------------------------------------------------------------------------------------------
+
+PLAIN = ("roll", "pay_fine", "use_card", "keep_mortgaged", "casino_skip", "end_turn")
+
+
+def choose(actions: list[dict], pending: str, rng: random.Random) -> dict | None:
+    """The fields a cautious bot posts: buys most deeds, bids now and then, builds a little,
+    raises money when in debt, never trades."""
+    by_type: dict[str, list[dict]] = {}
+    for a in actions:
+        by_type.setdefault(a["type"], []).append(a)
+
+    def first(kind: str) -> dict | None:
+        return by_type[kind][0] if kind in by_type else None
+
+    if pending == "debt":
+        for kind in ("sell_all", "sell", "mortgage"):
+            if a := first(kind):
+                return {"type": kind, "square": a["square"]}
+        return {"type": "surrender", "confirm": "yes"} if "surrender" in by_type else None
+    if "buy" in by_type and rng.random() < 0.85:
+        return {"type": "buy"}
+    if "decline" in by_type:
+        return {"type": "decline"}
+    if (a := first("bid")) and rng.random() < 0.35:
+        return {"type": "bid", "amount": a["min"]}
+    if "pass" in by_type:
+        return {"type": "pass"}
+    if a := first("reject"):
+        return {"type": "reject", "trade": a["trade"]}
+    if pending == "auction" and (a := first("build")):  # placing a building won at auction
+        return {"type": "build", "square": a["square"]}
+    if "end_turn" in by_type and (a := first("build")) and rng.random() < 0.3:
+        return {"type": "build", "square": a["square"]}
+    for kind in PLAIN:
+        if kind in by_type:
+            return {"type": kind}
+    for kind in ("income_tax", "bus"):
+        if a := first(kind):
+            return {"type": kind, "choice": a["choice"]}
+    for kind in ("teleport", "destroy"):
+        if a := first(kind):
+            return {"type": kind, "square": a["square"]}
+    if a := first("unmortgage"):
+        return {"type": "unmortgage", "square": a["square"]}
+    return None
+
+
+# ---------------------------------------------------------------------------------------------
+# Figures
+# ---------------------------------------------------------------------------------------------
+
+
+@dataclass
+class Series:
+    """Latencies (seconds) and status codes of one endpoint in one phase."""
+
+    name: str
+    latencies: list[float] = field(default_factory=list)
+    statuses: dict[int, int] = field(default_factory=dict)
+    seconds: float = 0.0
+
+    def add(self, latency: float, status: int) -> None:
+        self.latencies.append(latency)
+        self.statuses[status] = self.statuses.get(status, 0) + 1
+
+    def row(self) -> str:
+        lat = sorted(self.latencies)
+        if not lat:
+            return f"{self.name:<34} no requests"
+        q = statistics.quantiles(lat, n=100, method="inclusive") if len(lat) > 1 else [lat[0]] * 99
+        ms = [1000 * x for x in (q[49], q[94], q[98], lat[-1])]
+        codes = " ".join(f"{k}:{v}" for k, v in sorted(self.statuses.items()))
+        return (
+            f"{self.name:<34} {len(lat):>7} {len(lat) / self.seconds:>9.1f} "
+            f"{ms[0]:>8.1f} {ms[1]:>8.1f} {ms[2]:>8.1f} {ms[3]:>8.1f}   {codes}"
+        )
+
+
+HEADER = (
+    f"{'endpoint':<34} {'requests':>7} {'req/s':>9} {'p50 ms':>8} {'p95 ms':>8} {'p99 ms':>8} "
+    f"{'max ms':>8}   statuses"
+)
+
+
+def cpu_seconds(pids: list[int]) -> dict[int, float]:
+    """User + system CPU seconds of each of these processes so far (from /proc)."""
+    out = {}
+    tick = os.sysconf("SC_CLK_TCK")
+    for pid in pids:
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except (OSError, IndexError):
+            continue
+        out[pid] = (int(fields[11]) + int(fields[12])) / tick
+    return out
+
+
+def postgres_pids(database_url: str) -> list[int]:
+    """The server processes of the bench database and PostgreSQL's own background processes
+    (not the backends of other databases: other work on the machine may use them)."""
+    import psycopg
+
+    with psycopg.connect(database_url, autocommit=True) as conn:
+        rows = conn.execute(
+            "SELECT pid FROM pg_stat_activity WHERE (datname = current_database() "
+            "OR datname IS NULL) AND pid <> pg_backend_pid()"
+        ).fetchall()
+    return [pid for (pid,) in rows]
+
+
+def children_of(pid: int) -> list[int]:
+    out = []
+    for d in Path("/proc").iterdir():
+        if d.name.isdigit():
+            try:
+                ppid = int((d / "stat").read_text().rsplit(")", 1)[1].split()[1])
+            except (OSError, IndexError, ValueError):
+                continue
+            if ppid == pid:
+                out.append(int(d.name))
+    return out
+
+
+def machine_busy_seconds() -> float:
+    """CPU seconds the whole machine spent busy so far (all cores, from /proc/stat)."""
+    fields = [int(x) for x in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
+    idle = fields[3] + fields[4]  # idle and iowait
+    return (sum(fields[:8]) - idle) / os.sysconf("SC_CLK_TCK")
+
+
+class CpuMeter:
+    """CPU seconds used during a phase by gunicorn, PostgreSQL, this client, and everything
+    else on the machine (other work skews the figures: it is shown, not hidden)."""
+
+    def __init__(self, server_pid: int, database_url: str) -> None:
+        self.server = [server_pid, *children_of(server_pid)]
+        self.postgres = postgres_pids(database_url)
+
+    def _sample(self) -> tuple[dict[int, float], dict[int, float], float, float]:
+        return (
+            cpu_seconds(self.server),
+            cpu_seconds(self.postgres),
+            self._own(),
+            machine_busy_seconds(),
+        )
+
+    def __enter__(self) -> CpuMeter:
+        self.start = self._sample()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        end = self._sample()
+        # Processes that came or went during the phase are left out of the per-part sums.
+        self.used = tuple(
+            sum(b[pid] - a[pid] for pid in a.keys() & b.keys()) if isinstance(a, dict) else b - a
+            for a, b in zip(self.start, end, strict=True)
+        )
+
+    @staticmethod
+    def _own() -> float:
+        r = resource.getrusage(resource.RUSAGE_SELF)
+        return r.ru_utime + r.ru_stime
+
+    def text(self, seconds: float, requests: int) -> str:
+        gun, pg, me, busy = self.used
+        other = max(0.0, busy - gun - pg - me)
+        per = f"; {1000 * gun / requests:.1f} ms of gunicorn CPU per request" if requests else ""
+        return (
+            f"{busy:.1f} of {os.cpu_count() * seconds:.0f} CPU-s busy: gunicorn {gun:.1f}, "
+            f"postgres {pg:.1f}, client {me:.1f}, other processes {other:.1f}{per}"
+        )
+
+
+# ---------------------------------------------------------------------------------------------
+# Gunicorn
+# ---------------------------------------------------------------------------------------------
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def start_gunicorn(port: int, workers: int, threads: int) -> subprocess.Popen:
+    gunicorn = Path(sys.executable).with_name("gunicorn")
+    cmd = [
+        str(gunicorn),
+        "config.wsgi:application",
+        "--bind",
+        f"127.0.0.1:{port}",
+        "--workers",
+        str(workers),
+        "--log-level",
+        "warning",
+        "--graceful-timeout",
+        "5",
+        "--timeout",
+        "60",
+        "--chdir",
+        str(ROOT),
+    ]
+    if threads > 1:
+        cmd += ["--worker-class", "gthread", "--threads", str(threads)]
+    # Its own process group, so that nothing of it outlives this script.
+    proc = subprocess.Popen(cmd, cwd=ROOT, env=os.environ.copy(), start_new_session=True)
+
+    def stop() -> None:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGTERM)
+            try:
+                proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                os.killpg(proc.pid, signal.SIGKILL)
+                proc.wait()
+
+    atexit.register(stop)
+    proc.stop = stop  # type: ignore[attr-defined]
+    return proc
+
+
+async def wait_until_up(base: str, proc: subprocess.Popen) -> None:
+    import httpx
+
+    deadline = time.monotonic() + 30
+    async with httpx.AsyncClient(base_url=base, timeout=2) as client:
+        while time.monotonic() < deadline:
+            if proc.poll() is not None:
+                sys.exit(f"bench/web.py: gunicorn exited with {proc.returncode}")
+            try:
+                if (await client.get("/")).status_code == 200:
+                    return
+            except httpx.TransportError:
+                pass
+            await asyncio.sleep(0.2)
+    sys.exit("bench/web.py: gunicorn did not answer within 30 s")
+
+
+# ---------------------------------------------------------------------------------------------
+# The load
+# ---------------------------------------------------------------------------------------------
+
+
+@dataclass
+class Seat:
+    client: object  # httpx.AsyncClient with the player's session and CSRF cookies
+    csrf: str = ""
+
+
+@dataclass
+class BenchGame:
+    pk: int
+    seats: list[Seat]
+    rng: random.Random
+    over: bool = False
+
+
+async def open_page(game: BenchGame, seat: Seat) -> int:
+    """GET the game page once, as a player arriving: the CSRF cookie and the version shown."""
+    response = await seat.client.get(f"/games/{game.pk}/")
+    response.raise_for_status()
+    seat.csrf = seat.client.cookies.get("csrftoken") or ""
+    match = re.search(r'data-version="(\d+)"', response.text)
+    assert seat.csrf and match, "the game page has no CSRF cookie or version"
+    return int(match.group(1))
+
+
+async def pause(rng: random.Random, think: float) -> None:
+    """A player's thinking time: ``think`` seconds on average (none when 0)."""
+    if think:
+        await asyncio.sleep(rng.uniform(0.5, 1.5) * think)
+
+
+async def minimal_loop(
+    game: BenchGame, series: Series, stop_at: float, budget: list[int], think: float
+) -> None:
+    seat = game.seats[0]
+    headers = {"X-CSRFToken": seat.csrf}
+    url = f"/games/{game.pk}/bench-lock/"
+    while time.monotonic() < stop_at and budget[0] > 0:
+        budget[0] -= 1
+        t = time.perf_counter()
+        r = await seat.client.post(url, headers=headers)
+        series.add(time.perf_counter() - t, r.status_code)
+        await pause(game.rng, think)
+
+
+async def game_loop(
+    game: BenchGame,
+    act: Series,
+    legal: Series,
+    stop_at: float,
+    budget: list[int],
+    htmx: bool,
+    think: float,
+) -> None:
+    """Play on as the players would: read my legal actions, post one, read again."""
+
+    async def read(seat_no: int) -> dict:
+        t = time.perf_counter()
+        r = await game.seats[seat_no].client.get(f"/games/{game.pk}/legal.json")
+        legal.add(time.perf_counter() - t, r.status_code)
+        r.raise_for_status()
+        return r.json()
+
+    info = await read(0)
+    while time.monotonic() < stop_at and budget[0] > 0:
+        if info["status"] != "active" or not info["waiting"]:
+            game.over = True
+            return
+        seat_no = info["waiting"][0]
+        if info["seat"] != seat_no:
+            info = await read(seat_no)
+            continue
+        fields = choose(info["actions"], info["pending"], game.rng)
+        if fields is None:
+            raise RuntimeError(f"game {game.pk}: no move among {info['actions']}")
+        await pause(game.rng, think)
+        seat = game.seats[seat_no]
+        headers = {"X-CSRFToken": seat.csrf}
+        if htmx:
+            headers["HX-Request"] = "true"
+        budget[0] -= 1
+        t = time.perf_counter()
+        r = await seat.client.post(
+            f"/games/{game.pk}/act/", data={"version": info["version"], **fields}, headers=headers
+        )
+        act.add(time.perf_counter() - t, r.status_code)
+        info = await read(seat_no)
+
+
+@dataclass
+class Phase:
+    kind: str  # "minimal", "htmx" or "form"
+    think: float  # seconds between a player's requests; 0: back to back
+
+    @property
+    def label(self) -> str:
+        what = {
+            "minimal": "minimal: lock + update one row",
+            "htmx": "move, htmx (fragment)",
+            "form": "move, plain form (302)",
+        }[self.kind]
+        return what + (f", think {self.think:g} s" if self.think else "")
+
+
+async def run_phase(games: list[BenchGame], seconds: float, phase: Phase) -> list[Series]:
+    budget = [MAX_REQUESTS_PER_PHASE]
+    stop_at = time.monotonic() + seconds
+    started = time.perf_counter()
+    if phase.kind == "minimal":
+        series = [Series(phase.label)]
+        await asyncio.gather(
+            *(minimal_loop(g, series[0], stop_at, budget, phase.think) for g in games)
+        )
+    else:
+        act = Series(phase.label)
+        legal = Series("  legal.json, between those moves")
+        series = [act, legal]
+        live = [g for g in games if not g.over]
+        await asyncio.gather(
+            *(
+                game_loop(g, act, legal, stop_at, budget, phase.kind == "htmx", phase.think)
+                for g in live
+            )
+        )
+    elapsed = time.perf_counter() - started
+    for s in series:
+        s.seconds = elapsed
+    return series
+
+
+async def drive(
+    base: str, games: list[tuple[int, list[str]]], args, proc
+) -> list[tuple[list[Series], str]]:
+    import httpx
+
+    await wait_until_up(base, proc)
+    limits = httpx.Limits(max_connections=4, max_keepalive_connections=4)
+    bench_games = []
+    for pk, cookies in games:
+        seats = [
+            Seat(
+                httpx.AsyncClient(
+                    base_url=base,
+                    cookies={"sessionid": c},
+                    timeout=HTTP_TIMEOUT,
+                    limits=limits,
+                    follow_redirects=False,
+                )
+            )
+            for c in cookies
+        ]
+        bench_games.append(BenchGame(pk, seats, random.Random(f"{args.seed}:{pk}")))
+    try:
+        for g in bench_games:
+            for s in g.seats:
+                await open_page(g, s)
+        # A short warm-up, so that every worker has its connections and templates ready.
+        await run_phase(bench_games, 2, Phase("htmx", 0))
+        results = []
+        phases = [Phase("minimal", 0), Phase("htmx", 0), Phase("form", 0)]
+        if args.think:
+            phases += [Phase("minimal", args.think), Phase("htmx", args.think)]
+        for phase in phases:
+            meter = CpuMeter(proc.pid, args.database_url)
+            with meter:
+                series = await run_phase(bench_games, args.seconds, phase)
+            results.append((series, meter.text(series[0].seconds, len(series[0].latencies))))
+            over = sum(g.over for g in bench_games)
+            if over:
+                print(f"({over} games have ended by the end of phase {phase.label})")
+        return results
+    finally:
+        for g in bench_games:
+            for s in g.seats:
+                await s.client.aclose()
+
+
+# ---------------------------------------------------------------------------------------------
+# In-process: queries of the game page, and a profile of moves
+# ---------------------------------------------------------------------------------------------
+
+
+def play_in_process(game, users: dict[int, object], until_actions: int, rng: random.Random) -> None:
+    """Play on through services.game_submit_action (setup only) until the log holds
+    ``until_actions`` actions."""
+    from games import services
+    from games.engine import GameState, legal_actions
+    from games.models import GameAction
+
+    while GameAction.objects.filter(game=game).count() < until_actions:
+        game.refresh_from_db()
+        if game.status != "active":
+            return
+        state = GameState.from_json(game.state)
+        seat = game.waiting_seats[0]
+        actions = [
+            {k: v for k, v in a.items() if k != "player"} for a in legal_actions(state, seat)
+        ]
+        fields = choose(actions, game.pending, rng)
+        action = {k: v for k, v in fields.items() if k != "confirm"}
+        if "amount" in action:
+            action["amount"] = int(action["amount"])
+        services.game_submit_action(
+            game=game, user=users[seat], action=action, expected_version=game.version
+        )
+
+
+def page_queries(lengths: tuple[int, ...]) -> list[str]:
+    from django.db import connection
+    from django.test import Client
+    from django.test.utils import CaptureQueriesContext
+
+    from games.models import GameAction
+
+    users = make_extra_users("q", 2)
+    game = make_game(users[0], users[1], pace="live", name="Query count")
+    client = Client()
+    client.force_login(users[0])
+    rng = random.Random(7)
+    lines = []
+    for length in lengths:
+        play_in_process(game, {0: users[0], 1: users[1]}, length, rng)
+        actions = GameAction.objects.filter(game=game).count()
+        client.get(f"/games/{game.pk}/")  # warm up
+        counts = []
+        for headers in ({}, {"HTTP_HX_REQUEST": "true"}):
+            with CaptureQueriesContext(connection) as ctx:
+                assert client.get(f"/games/{game.pk}/", **headers).status_code == 200
+            counts.append(len(ctx.captured_queries))
+        lines.append(
+            f"game page after {actions:>3} actions: {counts[0]} queries (full page), "
+            f"{counts[1]} (htmx fragment)"
+        )
+    return lines
+
+
+def make_extra_users(tag: str, count: int) -> list:
+    from allauth.account.models import EmailAddress
+    from django.contrib.auth.hashers import make_password
+
+    from accounts.models import User
+
+    password = make_password(PASSWORD)
+    users = []
+    for i in range(count):
+        u = User.objects.create(
+            username=f"{USER_PREFIX}{tag}{i}",
+            email=f"{USER_PREFIX}{tag}{i}@example.com",
+            password=password,
+        )
+        EmailAddress.objects.create(user=u, email=u.email, verified=True, primary=True)
+        users.append(u)
+    return users
+
+
+def profile_moves(moves: int) -> None:
+    """cProfile of ``moves`` moves posted in-process to the act endpoint (htmx), with the
+    legal.json read between them: where a move's time goes, without gunicorn or the network."""
+    from django.test import Client
+
+    make_users(0)
+    users = make_extra_users("p", 2)
+    game = make_game(users[0], users[1], pace="live", name="Profile")
+    clients = {}
+    for seat, user in enumerate(users):
+        clients[seat] = Client()
+        clients[seat].force_login(user)
+    rng = random.Random(11)
+    prof = cProfile.Profile()
+    started = time.perf_counter()
+    made = 0
+    for _ in range(moves):
+        seat = None
+        info = clients[0].get(f"/games/{game.pk}/legal.json").json()
+        if info["status"] != "active":
+            break
+        seat = info["waiting"][0]
+        if seat != 0:
+            info = clients[seat].get(f"/games/{game.pk}/legal.json").json()
+        fields = choose(info["actions"], info["pending"], rng)
+        prof.enable()
+        response = clients[seat].post(
+            f"/games/{game.pk}/act/", {"version": info["version"], **fields}, HTTP_HX_REQUEST="true"
+        )
+        prof.disable()
+        assert response.status_code == 200, response.content[:300]
+        made += 1
+    print(
+        f"{made} moves in {time.perf_counter() - started:.1f} s (wall, with the reads between them)"
+    )
+    stats = pstats.Stats(prof)
+    stats.sort_stats("cumulative").print_stats(40)
+    stats.sort_stats("tottime").print_stats(30)
+
+
+# ---------------------------------------------------------------------------------------------
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument(
+        "--games", type=int, default=50, help="concurrent two-player games (default 50)"
+    )
+    ap.add_argument(
+        "--seconds", type=float, default=15, help="length of each measured phase (default 15)"
+    )
+    ap.add_argument(
+        "--workers", type=int, default=5, help="gunicorn workers (default 5: 2 x 2 cores + 1)"
+    )
+    ap.add_argument(
+        "--threads", type=int, default=1, help="threads per worker (>1: gthread workers)"
+    )
+    ap.add_argument(
+        "--think",
+        type=float,
+        default=1.0,
+        help="mean seconds a player thinks between moves in the paced phases (0: none)",
+    )
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument(
+        "--profile",
+        type=int,
+        metavar="MOVES",
+        default=0,
+        help="instead: profile this many moves in-process and print where time goes",
+    )
+    args = ap.parse_args(argv)
+    if not 1 <= args.games <= 500 or not 1 <= args.seconds <= 300 or not 0 <= args.think <= 30:
+        ap.error("--games must be 1-500, --seconds 1-300 and --think 0-30")
+
+    database_url = args.database_url = configure_environment()
+    create_database(database_url)
+    setup_django()
+    if args.profile:
+        profile_moves(args.profile)
+        return 0
+
+    from django.db import connections
+
+    t = time.perf_counter()
+    users = make_users(2 * args.games)
+    games = []
+    for i in range(args.games):
+        host, guest = users[2 * i], users[2 * i + 1]
+        game = make_game(host, guest, pace="live", name=f"Bench {i}")
+        games.append((game.pk, [session_cookie(host), session_cookie(guest)]))
+    queries = page_queries((10, 200))
+    print(f"set up {len(users)} users and {len(games)} games in {time.perf_counter() - t:.1f} s")
+    connections.close_all()
+
+    port = free_port()
+    proc = start_gunicorn(port, args.workers, args.threads)
+    try:
+        results = asyncio.run(drive(f"http://127.0.0.1:{port}", games, args, proc))
+    finally:
+        proc.stop()
+
+    workers = (
+        f"{args.workers} sync workers"
+        if args.threads <= 1
+        else f"{args.workers} gthread workers x {args.threads} threads"
+    )
+    print()
+    print(
+        f"gunicorn, {workers}, PostgreSQL, {os.cpu_count()} cores; {args.games} concurrent games "
+        f"({2 * args.games} players), {args.seconds:g} s a phase, one asyncio + httpx client; "
+        f"load average {os.getloadavg()[0]:.1f}"
+    )
+    print(HEADER)
+    for series, _cpu in results:
+        for s in series:
+            print(s.row())
+    print()
+    for series, cpu in results:
+        print(f"{series[0].name}:\n    {cpu}")
+    rate = {s[0].name: len(s[0].latencies) / s[0].seconds for s, _cpu in results}
+    minimal = rate[Phase("minimal", 0).label]
+    for kind in ("htmx", "form"):
+        moves = rate[Phase(kind, 0).label]
+        if moves:
+            print(
+                f"minimal endpoint / {Phase(kind, 0).label}: "
+                f"{minimal / moves:.2f}x the requests per second"
+            )
+    print()
+    for line in queries:
+        print(line)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
