@@ -410,8 +410,15 @@ def _sync_rows(game: Game, state: GameState, before: dict | None, events: list[d
             row.cards = state.decks.get(row.name, [])
             row.discards = state.discards.get(row.name, [])
             row.save(update_fields=["cards", "discards"])
-    # Auctions: the engine's auction frames are the open auctions.
+    # Auctions: the engine's auction frames are the open auctions. With none before and none
+    # now, no row is open (the rows follow the frames in this same transaction): no query.
     frames = [f for f in state.stack if f["k"] == "auction"]
+    if frames or before is None or any(f["k"] == "auction" for f in before["stack"]):
+        _sync_auctions(game, state, frames, events)
+    _sync_trades(game, state, before, events, now)
+
+
+def _sync_auctions(game: Game, state: GameState, frames: list[dict], events: list[dict]) -> None:
     open_rows = list(AuctionRow.objects.filter(game=game, is_open=True))
     unmatched = list(open_rows)
     for f in frames:
@@ -433,7 +440,14 @@ def _sync_rows(game: Game, state: GameState, before: dict | None, events: list[d
             row.high_bid = won["amount"]
             row.leader_seat = won["p"]
         row.save()
-    # Trades, from the events of this submission.
+
+
+def _sync_trades(game: Game, state: GameState, before: dict | None, events: list[dict], now: datetime) -> None:
+    """Trades, from the events of this submission; with no trade open before, none now and none
+    proposed meanwhile, there is nothing to write."""
+    proposed = any(e["e"] == "trade_proposed" for e in events)
+    if before is not None and not before["trades"] and not state.trades and not proposed:
+        return
     for e in events:
         kind = e["e"]
         if kind == "trade_proposed":

@@ -168,14 +168,16 @@ def log(request: HttpRequest, game_id: int) -> HttpResponse:
 # ---------------------------------------------------------------------------------------------
 
 def _answer(request: HttpRequest, game_id: int, *, message: str | None, status: int,
-            level: str = "error", prefill: dict | None = None) -> HttpResponse:
+            level: str = "error", prefill: dict | None = None,
+            loaded: tuple[Game, list[Seat], Seat | None] | None = None) -> HttpResponse:
     """The page's answer to a move: for HTMX the refreshed ``#game`` fragment (with the message,
-    and the status code that says what happened), else a redirect to the page with the message."""
+    and the status code that says what happened), else a redirect to the page with the message.
+    ``loaded`` is the game as the move just wrote it, when there is no need to read it again."""
     if not request.htmx:
         if message:
             messages.add_message(request, messages.ERROR if level == "error" else messages.WARNING, message)
         return redirect("games:game", game_id=game_id)
-    game, seats, me = _load(request, game_id)
+    game, seats, me = loaded or _load(request, game_id)
     ctx = _context(request, game, seats, me, flash=message, flash_level=level, prefill=prefill)
     response = render(request, "games/partials/game_body.html", ctx, status=status)
     if status >= 400:
@@ -186,7 +188,7 @@ def _answer(request: HttpRequest, game_id: int, *, message: str | None, status: 
 
 @require_POST
 def act(request: HttpRequest, game_id: int) -> HttpResponse:
-    game, _seats, me = _load(request, game_id)
+    game, seats, me = _load(request, game_id)
     if me is None:
         return HttpResponseForbidden(_("Only the players of this game may make moves."))
     prefill = prefill_from(request.POST)
@@ -196,11 +198,11 @@ def act(request: HttpRequest, game_id: int) -> HttpResponse:
         return _answer(request, game_id, message=str(e), status=400, prefill=prefill)
     try:
         if len(parsed.actions) == 1:
-            services.game_submit_action(game=game, user=request.user, action=parsed.actions[0],
-                                        expected_version=parsed.version)
+            sub = services.game_submit_action(game=game, user=request.user, action=parsed.actions[0],
+                                              expected_version=parsed.version)
         else:
-            services.game_submit_actions(game=game, user=request.user, actions=parsed.actions,
-                                         expected_version=parsed.version)
+            sub = services.game_submit_actions(game=game, user=request.user, actions=parsed.actions,
+                                               expected_version=parsed.version)
     except services.StaleVersion as e:
         return _answer(request, game_id, message=capfirst(str(e)) + ".", status=409, level="warning",
                        prefill=prefill)
@@ -209,7 +211,8 @@ def act(request: HttpRequest, game_id: int) -> HttpResponse:
     except services.GameError as e:
         return _answer(request, game_id, message=_("Refused: %(reason)s.") % {"reason": str(e)}, status=400,
                        prefill=prefill)
-    return _answer(request, game_id, message=None, status=200)
+    # The service's game is the position just committed (seats do not change in play).
+    return _answer(request, game_id, message=None, status=200, loaded=(sub.game, seats, me))
 
 
 # ---------------------------------------------------------------------------------------------
