@@ -135,20 +135,20 @@ def _turn_key(st: GameState) -> tuple[int, int]:
 # ---------------------------------------------------------------------------------------------
 
 FREE_TYPES = frozenset({"build", "sell", "sell_all", "mortgage", "unmortgage", "auction_own"})
-SELL_TYPES = frozenset({"sell", "sell_all"})
+# Free actions that only give up value: taken only to pay a debt.
 RAISE_TYPES = frozenset({"sell", "sell_all", "mortgage"})
-UNDO = {"mortgage": "unmortgage", "unmortgage": "mortgage"}
 
 
 class RandomBot:
     """Uniform over the legal actions, bounded so that games end:
 
     * it never surrenders while anything else is possible;
-    * at most ``free_per_turn`` free actions (build, mortgage, unmortgage...) per turn, none
-      undoing another of the same turn, and at each decision a free action only half the time,
-      so even a fresh bot per decision (as the site makes them) soon moves on;
-    * buildings are sold only to pay a debt: selling what it built would let random play wander
-      for ever without anyone going bankrupt;
+    * at most ``free_per_turn`` free actions (build, unmortgage...) per turn, and at each
+      decision a free action only half the time, so even a fresh bot per decision (as the site
+      makes them) soon moves on;
+    * it sells buildings and mortgages deeds only to pay a debt: undoing what it built, or
+      mortgaging and lifting in turn, lets random play wander for ever without anyone going
+      bankrupt;
     * rare, small proposals: only when nobody has proposed yet this turn.
     """
 
@@ -159,13 +159,12 @@ class RandomBot:
     def __init__(self) -> None:
         self._turn: Any = None
         self._free = 0
-        self._touched: set[tuple[str, int]] = set()
 
     def choose(self, state: GameState, seat: int, rng) -> dict:
         st = state
         key = _turn_key(st)
         if key != self._turn:
-            self._turn, self._free, self._touched = key, 0, set()
+            self._turn, self._free = key, 0
         acts = legal_actions(st, seat)
         top = st.stack[-1] if st.stack else None
         in_debt = top is not None and top["k"] == "debt" and top["p"] == seat
@@ -180,14 +179,9 @@ class RandomBot:
             elif t not in FREE_TYPES:
                 main.append(a)
             elif in_debt:
-                # Raising money is the only sensible free action in debt.
                 if t in RAISE_TYPES:
                     free.append(a)
-            elif not (
-                t in SELL_TYPES
-                or self._free >= self.free_per_turn
-                or (UNDO.get(t), a.get("square")) in self._touched
-            ):
+            elif t not in RAISE_TYPES and self._free < self.free_per_turn:
                 free.append(a)
         if (
             can_propose
@@ -209,7 +203,6 @@ class RandomBot:
         t = a["type"]
         if t in FREE_TYPES and not in_debt:
             self._free += 1
-            self._touched.add((t, a.get("square")))
         if t == "bid":
             lo, hi = a.pop("min"), a.pop("max")
             # Biased low: most random bids stay near the minimum.

@@ -18,7 +18,7 @@ from games.engine.simulate import play_actions, play_game, replay
 # Whole games are slow examples: few of them, and no shrinking (a failure names its seed, which
 # replays the game exactly).
 SETTINGS = settings(
-    max_examples=4,
+    max_examples=8,
     deadline=None,
     database=None,
     phases=[Phase.explicit, Phase.generate],
@@ -29,7 +29,7 @@ BOT_MIXES = [("random",), ("strategy",), ("strategy", "random"), ("random", "ran
 
 def _players(rules: RuleSet, draw: int) -> int:
     lo, hi = rules.seats
-    return lo + draw % (min(hi, 5) - lo + 1)
+    return lo + draw % (min(hi, 4) - lo + 1)
 
 
 def _play(preset: str, seed: int, mix: tuple, players_draw: int, **kw):
