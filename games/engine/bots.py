@@ -146,9 +146,9 @@ class RandomBot:
     * at most ``free_per_turn`` free actions (build, unmortgage...) per turn, and at each
       decision a free action only half the time, so even a fresh bot per decision (as the site
       makes them) soon moves on;
-    * it sells buildings and mortgages deeds only to pay a debt: undoing what it built, or
-      mortgaging and lifting in turn, lets random play wander for ever without anyone going
-      bankrupt;
+    * it mortgages deeds only to pay a debt, and sells buildings only to pay a debt or when
+      the bank has run out of houses or hotels: undoing what it built, or mortgaging and
+      lifting in turn, lets random play wander for ever without anyone going bankrupt;
     * rare, small proposals: only when nobody has proposed yet this turn.
     """
 
@@ -170,6 +170,9 @@ class RandomBot:
         in_debt = top is not None and top["k"] == "debt" and top["p"] == seat
         main, free = [], []
         can_propose = False
+        # When the bank has run out of houses or hotels nobody can build: selling is then the
+        # only way the board can change, and without it a game can stall for ever.
+        shortage = st.bank_houses == 0 or st.bank_hotels == 0
         for a in acts:
             t = a["type"]
             if t == "propose":
@@ -181,7 +184,9 @@ class RandomBot:
             elif in_debt:
                 if t in RAISE_TYPES:
                     free.append(a)
-            elif t not in RAISE_TYPES and self._free < self.free_per_turn:
+            elif self._free < self.free_per_turn and (
+                t not in RAISE_TYPES or (t != "mortgage" and shortage)
+            ):
                 free.append(a)
         if (
             can_propose
