@@ -1,25 +1,32 @@
 """Web benchmark: many concurrent games of bots played through the site's real HTTP endpoints.
 
-    .venv/bin/python bench/web.py [--games 50] [--seconds 20] [--workers 5] [--profile]
+    .venv/bin/python bench/web.py [--games 50] [--seconds 15] [--think 1] [--workers 3]
+    .venv/bin/python bench/web.py --profile 300
 
 Runs the site with gunicorn on 127.0.0.1 against PostgreSQL (DATABASE_URL, by default
 postgres://postgres@127.0.0.1:5432/monopoly_bench, created and migrated here), with
-DEBUG=false as in production. It makes 2 x N users and N two-player live classic games, then,
-from one asyncio process with httpx, measures in turn, for the same number of seconds each:
+DEBUG=false as in production. It makes 2 x N users and N two-player live classic games, then
+drives them from one asyncio process with httpx, the players signed in with their own session
+cookies. The bots see only what a player sees: the game page once (version, CSRF cookie), then
+``games:game_legal`` (the viewer's legal actions, as JSON), and they post the chosen move to
+``games:game_act`` with the page's form fields. Phases, each measured for the same time:
 
-1. the minimal endpoint (``games:game_bench_lock``: one transaction that locks the game's row
-   and updates it, through the same middleware), N clients posting back to back;
-2. moves: each game is driven by bots that see only what a player sees: the game page once
-   (version, CSRF cookie), then ``games:game_legal`` (the viewer's legal actions, as JSON) and a
-   POST of the chosen move to ``games:game_act``, as the page's forms do: with ``HX-Request``
-   (answered with the refreshed game fragment, as htmx gets it) and, in a third phase, without
-   (a plain form post, answered with a redirect).
+- minimal: ``games:game_bench_lock`` (one transaction that locks the player's game row and
+  updates it, through the same middleware), every client posting back to back;
+- legal.json alone, back to back (what the reads between moves cost);
+- moves posted with ``HX-Request`` (answered with the refreshed game fragment, as htmx gets it),
+  back to back, then as a plain form post (answered with a redirect);
+- with ``--think`` > 0, the minimal endpoint and htmx moves again, each player pausing about
+  that many seconds between requests: latency at a pace people could keep.
 
-It prints requests/s and the p50/p95/p99/max latency of each endpoint, the CPU each part of
-the machine used, and the number of queries the game page makes after 10 and 200 actions
-(in-process, Django's CaptureQueriesContext). ``--profile`` profiles moves in-process instead.
-Everything listens on and talks to loopback only; each phase is bounded in time and in
-requests; gunicorn is stopped on exit, whatever happens. Figures, never assertions.
+The phases are cut into ``--rounds`` slices taken in turn, so that other work on the machine
+weighs on all of them alike; the CPU that gunicorn, PostgreSQL, the client and everything else
+used is printed with the figures. Then the number of queries the game page makes after 10 and
+200 actions (in-process, Django's CaptureQueriesContext). ``--profile N`` instead profiles N
+moves in-process and prints where their time goes.
+
+Everything listens on and talks to loopback only; each slice is bounded in time and requests;
+gunicorn runs in its own process group and is stopped on exit. Figures, never assertions.
 """
 
 from __future__ import annotations
@@ -135,13 +142,14 @@ def make_users(count: int) -> list:
     return users
 
 
-def make_game(host, guest, *, pace: str, name: str):
+def make_game(host, *guests, pace: str, name: str):
     from games import services
 
     table = services.table_create(
-        host=host, name=name, preset="classic", pace=pace, turn_hours=24, seat_count=2
+        host=host, name=name, preset="classic", pace=pace, turn_hours=24, seat_count=1 + len(guests)
     )
-    services.table_join(table=table, user=guest)
+    for guest in guests:
+        services.table_join(table=table, user=guest)
     return services.table_start(table=table, by=host)
 
 
@@ -293,13 +301,14 @@ class CpuMeter:
     else on the machine (other work skews the figures: it is shown, not hidden)."""
 
     def __init__(self, server_pid: int, database_url: str) -> None:
-        self.server = [server_pid, *children_of(server_pid)]
-        self.postgres = postgres_pids(database_url)
+        self.server_pid = server_pid
+        self.database_url = database_url
 
     def _sample(self) -> tuple[dict[int, float], dict[int, float], float, float]:
+        server = [self.server_pid, *children_of(self.server_pid)]
         return (
-            cpu_seconds(self.server),
-            cpu_seconds(self.postgres),
+            cpu_seconds(server),
+            cpu_seconds(postgres_pids(self.database_url)),
             self._own(),
             machine_busy_seconds(),
         )
@@ -310,9 +319,10 @@ class CpuMeter:
 
     def __exit__(self, *exc) -> None:
         end = self._sample()
-        # Processes that came or went during the phase are left out of the per-part sums.
+        # A process that started during the phase (a new database connection) counts whole;
+        # one that ended during it is left out.
         self.used = tuple(
-            sum(b[pid] - a[pid] for pid in a.keys() & b.keys()) if isinstance(a, dict) else b - a
+            sum(b[pid] - a.get(pid, 0.0) for pid in b) if isinstance(a, dict) else b - a
             for a, b in zip(self.start, end, strict=True)
         )
 
@@ -321,14 +331,15 @@ class CpuMeter:
         r = resource.getrusage(resource.RUSAGE_SELF)
         return r.ru_utime + r.ru_stime
 
-    def text(self, seconds: float, requests: int) -> str:
-        gun, pg, me, busy = self.used
-        other = max(0.0, busy - gun - pg - me)
-        per = f"; {1000 * gun / requests:.1f} ms of gunicorn CPU per request" if requests else ""
-        return (
-            f"{busy:.1f} of {os.cpu_count() * seconds:.0f} CPU-s busy: gunicorn {gun:.1f}, "
-            f"postgres {pg:.1f}, client {me:.1f}, other processes {other:.1f}{per}"
-        )
+
+def cpu_text(used: list[float], seconds: float, requests: int) -> str:
+    gun, pg, me, busy = used
+    other = max(0.0, busy - gun - pg - me)
+    per = f"; {1000 * gun / requests:.1f} ms of gunicorn CPU per request" if requests else ""
+    return (
+        f"{busy:.1f} of {os.cpu_count() * seconds:.0f} CPU-s busy: gunicorn {gun:.1f}, "
+        f"postgres {pg:.1f}, client {me:.1f}, other processes {other:.1f}{per}"
+    )
 
 
 # ---------------------------------------------------------------------------------------------
@@ -425,10 +436,13 @@ async def open_page(game: BenchGame, seat: Seat) -> int:
     return int(match.group(1))
 
 
-async def pause(rng: random.Random, think: float) -> None:
-    """A player's thinking time: ``think`` seconds on average (none when 0)."""
+async def pause(rng: random.Random, think: float, stop_at: float) -> None:
+    """A player's thinking time: ``think`` seconds on average, spread from half to one and a
+    half times that, so that the players do not fall into step (none when 0); never past the
+    end of the slice."""
     if think:
-        await asyncio.sleep(rng.uniform(0.5, 1.5) * think)
+        left = stop_at - time.monotonic()
+        await asyncio.sleep(max(0.0, min(rng.uniform(0.5, 1.5) * think, left)))
 
 
 async def minimal_loop(
@@ -437,12 +451,14 @@ async def minimal_loop(
     seat = game.seats[0]
     headers = {"X-CSRFToken": seat.csrf}
     url = f"/games/{game.pk}/bench-lock/"
-    while time.monotonic() < stop_at and budget[0] > 0:
+    while True:
+        await pause(game.rng, think, stop_at)
+        if time.monotonic() >= stop_at or budget[0] <= 0:
+            return
         budget[0] -= 1
         t = time.perf_counter()
         r = await seat.client.post(url, headers=headers)
         series.add(time.perf_counter() - t, r.status_code)
-        await pause(game.rng, think)
 
 
 async def game_loop(
@@ -463,6 +479,9 @@ async def game_loop(
         r.raise_for_status()
         return r.json()
 
+    if think:
+        # Paced players arrive one by one, not all at the start of the slice.
+        await asyncio.sleep(min(game.rng.uniform(0, think), stop_at - time.monotonic()))
     info = await read(0)
     while time.monotonic() < stop_at and budget[0] > 0:
         if info["status"] != "active" or not info["waiting"]:
@@ -475,7 +494,9 @@ async def game_loop(
         fields = choose(info["actions"], info["pending"], game.rng)
         if fields is None:
             raise RuntimeError(f"game {game.pk}: no move among {info['actions']}")
-        await pause(game.rng, think)
+        await pause(game.rng, think, stop_at)
+        if time.monotonic() >= stop_at:
+            return
         seat = game.seats[seat_no]
         headers = {"X-CSRFToken": seat.csrf}
         if htmx:
@@ -491,48 +512,64 @@ async def game_loop(
 
 @dataclass
 class Phase:
-    kind: str  # "minimal", "htmx" or "form"
+    kind: str  # "minimal", "read", "htmx" or "form"
     think: float  # seconds between a player's requests; 0: back to back
+    series: list[Series] = field(default_factory=list)
+    cpu: list[float] = field(default_factory=lambda: [0.0, 0.0, 0.0, 0.0])
 
-    @property
-    def label(self) -> str:
+    def __post_init__(self) -> None:
         what = {
             "minimal": "minimal: lock + update one row",
+            "read": "legal.json alone",
             "htmx": "move, htmx (fragment)",
             "form": "move, plain form (302)",
         }[self.kind]
-        return what + (f", think {self.think:g} s" if self.think else "")
+        label = what + (f", think {self.think:g} s" if self.think else "")
+        self.series = [Series(label)]
+        if self.kind in ("htmx", "form"):
+            self.series.append(Series("  legal.json, between those moves"))
+
+    @property
+    def label(self) -> str:
+        return self.series[0].name
 
 
-async def run_phase(games: list[BenchGame], seconds: float, phase: Phase) -> list[Series]:
+async def read_loop(game: BenchGame, series: Series, stop_at: float, budget: list[int]) -> None:
+    seat = game.seats[0]
+    while time.monotonic() < stop_at and budget[0] > 0:
+        budget[0] -= 1
+        t = time.perf_counter()
+        r = await seat.client.get(f"/games/{game.pk}/legal.json")
+        series.add(time.perf_counter() - t, r.status_code)
+
+
+async def run_phase(games: list[BenchGame], seconds: float, phase: Phase) -> None:
+    """One slice of a phase; its requests and time add to the phase's series."""
     budget = [MAX_REQUESTS_PER_PHASE]
     stop_at = time.monotonic() + seconds
     started = time.perf_counter()
+    first = phase.series[0]
     if phase.kind == "minimal":
-        series = [Series(phase.label)]
-        await asyncio.gather(
-            *(minimal_loop(g, series[0], stop_at, budget, phase.think) for g in games)
-        )
+        loops = [minimal_loop(g, first, stop_at, budget, phase.think) for g in games]
+    elif phase.kind == "read":
+        loops = [read_loop(g, first, stop_at, budget) for g in games]
     else:
-        act = Series(phase.label)
-        legal = Series("  legal.json, between those moves")
-        series = [act, legal]
-        live = [g for g in games if not g.over]
-        await asyncio.gather(
-            *(
-                game_loop(g, act, legal, stop_at, budget, phase.kind == "htmx", phase.think)
-                for g in live
-            )
-        )
+        htmx = phase.kind == "htmx"
+        legal = phase.series[1]
+        loops = [
+            game_loop(g, first, legal, stop_at, budget, htmx, phase.think)
+            for g in games
+            if not g.over
+        ]
+    await asyncio.gather(*loops)
     elapsed = time.perf_counter() - started
-    for s in series:
-        s.seconds = elapsed
-    return series
+    for s in phase.series:
+        s.seconds += elapsed
 
 
-async def drive(
-    base: str, games: list[tuple[int, list[str]]], args, proc
-) -> list[tuple[list[Series], str]]:
+async def drive(base: str, games: list[tuple[int, list[str]]], args, proc) -> list[Phase]:
+    """The phases, in ``args.rounds`` rounds of ``args.seconds / args.rounds`` each, taken in
+    turn: whatever else the machine does then weighs on every phase alike."""
     import httpx
 
     await wait_until_up(base, proc)
@@ -558,19 +595,19 @@ async def drive(
                 await open_page(g, s)
         # A short warm-up, so that every worker has its connections and templates ready.
         await run_phase(bench_games, 2, Phase("htmx", 0))
-        results = []
-        phases = [Phase("minimal", 0), Phase("htmx", 0), Phase("form", 0)]
+        phases = [Phase("minimal", 0), Phase("read", 0), Phase("htmx", 0), Phase("form", 0)]
         if args.think:
             phases += [Phase("minimal", args.think), Phase("htmx", args.think)]
-        for phase in phases:
-            meter = CpuMeter(proc.pid, args.database_url)
-            with meter:
-                series = await run_phase(bench_games, args.seconds, phase)
-            results.append((series, meter.text(series[0].seconds, len(series[0].latencies))))
-            over = sum(g.over for g in bench_games)
-            if over:
-                print(f"({over} games have ended by the end of phase {phase.label})")
-        return results
+        for _round in range(args.rounds):
+            for phase in phases:
+                meter = CpuMeter(proc.pid, args.database_url)
+                with meter:
+                    await run_phase(bench_games, args.seconds / args.rounds, phase)
+                phase.cpu = [a + b for a, b in zip(phase.cpu, meter.used, strict=True)]
+        over = sum(g.over for g in bench_games)
+        if over:
+            print(f"({over} of the games ended during the run)")
+        return phases
     finally:
         for g in bench_games:
             for s in g.seats:
@@ -607,33 +644,42 @@ def play_in_process(game, users: dict[int, object], until_actions: int, rng: ran
         )
 
 
-def page_queries(lengths: tuple[int, ...]) -> list[str]:
+def page_queries(lengths: tuple[int, ...], attempts: int = 5) -> list[str]:
+    """Queries of the game page (full and htmx fragment) as a four-player game grows; a game
+    that ends before the longest length is replaced by a new one."""
     from django.db import connection
     from django.test import Client
     from django.test.utils import CaptureQueriesContext
 
-    from games.models import GameAction
+    from games.models import Game, GameAction
 
-    users = make_extra_users("q", 2)
-    game = make_game(users[0], users[1], pace="live", name="Query count")
+    users = make_extra_users("q", 4)
     client = Client()
     client.force_login(users[0])
     rng = random.Random(7)
-    lines = []
-    for length in lengths:
-        play_in_process(game, {0: users[0], 1: users[1]}, length, rng)
-        actions = GameAction.objects.filter(game=game).count()
-        client.get(f"/games/{game.pk}/")  # warm up
-        counts = []
-        for headers in ({}, {"HTTP_HX_REQUEST": "true"}):
-            with CaptureQueriesContext(connection) as ctx:
-                assert client.get(f"/games/{game.pk}/", **headers).status_code == 200
-            counts.append(len(ctx.captured_queries))
-        lines.append(
-            f"game page after {actions:>3} actions: {counts[0]} queries (full page), "
-            f"{counts[1]} (htmx fragment)"
-        )
-    return lines
+    lines: list[str] = []
+    for attempt in range(attempts):
+        game = make_game(*users, pace="live", name=f"Query count {attempt}")
+        lines = []
+        for length in lengths:
+            play_in_process(game, dict(enumerate(users)), length, rng)
+            game.refresh_from_db()
+            if game.status != Game.Status.ACTIVE:
+                break
+            actions = GameAction.objects.filter(game=game).count()
+            client.get(f"/games/{game.pk}/")  # warm up
+            counts = []
+            for headers in ({}, {"HTTP_HX_REQUEST": "true"}):
+                with CaptureQueriesContext(connection) as ctx:
+                    assert client.get(f"/games/{game.pk}/", **headers).status_code == 200
+                counts.append(len(ctx.captured_queries))
+            lines.append(
+                f"game page after {actions:>3} actions: {counts[0]} queries (full page), "
+                f"{counts[1]} (htmx fragment)"
+            )
+        else:
+            return lines
+    return [*lines, f"(every game ended before {max(lengths)} actions, {attempts} tries)"]
 
 
 def make_extra_users(tag: str, count: int) -> list:
@@ -662,7 +708,7 @@ def profile_moves(moves: int) -> None:
 
     make_users(0)
     users = make_extra_users("p", 2)
-    game = make_game(users[0], users[1], pace="live", name="Profile")
+    game = make_game(*users, pace="live", name="Profile")
     clients = {}
     for seat, user in enumerate(users):
         clients[seat] = Client()
@@ -707,7 +753,11 @@ def main(argv: list[str] | None = None) -> int:
         "--seconds", type=float, default=15, help="length of each measured phase (default 15)"
     )
     ap.add_argument(
-        "--workers", type=int, default=5, help="gunicorn workers (default 5: 2 x 2 cores + 1)"
+        "--workers",
+        type=int,
+        default=3,
+        help="gunicorn sync workers (default 3: on 2 cores more of them only take turns on the "
+        "CPU, and latency grows)",
     )
     ap.add_argument(
         "--threads", type=int, default=1, help="threads per worker (>1: gthread workers)"
@@ -718,6 +768,9 @@ def main(argv: list[str] | None = None) -> int:
         default=1.0,
         help="mean seconds a player thinks between moves in the paced phases (0: none)",
     )
+    ap.add_argument(
+        "--rounds", type=int, default=3, help="slices each phase is cut into, taken in turn"
+    )
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument(
         "--profile",
@@ -727,8 +780,13 @@ def main(argv: list[str] | None = None) -> int:
         help="instead: profile this many moves in-process and print where time goes",
     )
     args = ap.parse_args(argv)
-    if not 1 <= args.games <= 500 or not 1 <= args.seconds <= 300 or not 0 <= args.think <= 30:
-        ap.error("--games must be 1-500, --seconds 1-300 and --think 0-30")
+    if not (
+        1 <= args.games <= 500
+        and 1 <= args.seconds <= 300
+        and 0 <= args.think <= 30
+        and 1 <= args.rounds <= 20
+    ):
+        ap.error("--games must be 1-500, --seconds 1-300, --think 0-30 and --rounds 1-20")
 
     database_url = args.database_url = configure_environment()
     create_database(database_url)
@@ -753,7 +811,7 @@ def main(argv: list[str] | None = None) -> int:
     port = free_port()
     proc = start_gunicorn(port, args.workers, args.threads)
     try:
-        results = asyncio.run(drive(f"http://127.0.0.1:{port}", games, args, proc))
+        phases = asyncio.run(drive(f"http://127.0.0.1:{port}", games, args, proc))
     finally:
         proc.stop()
 
@@ -764,26 +822,48 @@ def main(argv: list[str] | None = None) -> int:
     )
     print()
     print(
-        f"gunicorn, {workers}, PostgreSQL, {os.cpu_count()} cores; {args.games} concurrent games "
-        f"({2 * args.games} players), {args.seconds:g} s a phase, one asyncio + httpx client; "
-        f"load average {os.getloadavg()[0]:.1f}"
+        f"gunicorn ({workers}) + PostgreSQL on {os.cpu_count()} cores, DEBUG=false; "
+        f"{args.games} concurrent games ({2 * args.games} players); each phase {args.seconds:g} s "
+        f"in {args.rounds} slices taken in turn; one asyncio + httpx client"
     )
     print(HEADER)
-    for series, _cpu in results:
-        for s in series:
+    for phase in phases:
+        for s in phase.series:
             print(s.row())
     print()
-    for series, cpu in results:
-        print(f"{series[0].name}:\n    {cpu}")
-    rate = {s[0].name: len(s[0].latencies) / s[0].seconds for s, _cpu in results}
-    minimal = rate[Phase("minimal", 0).label]
+    print("CPU during each phase (seconds, all cores):")
+    for phase in phases:
+        first = phase.series[0]
+        print(f"  {phase.label}:\n      {cpu_text(phase.cpu, first.seconds, len(first.latencies))}")
+    busy = sum(p.cpu[3] for p in phases)
+    other = sum(max(0.0, p.cpu[3] - sum(p.cpu[:3])) for p in phases)
+    if busy and other / busy > 0.1:
+        print(
+            f"  NOTE: other processes took {100 * other / busy:.0f}% of the busy CPU during the "
+            f"run: these figures are skewed by other work on the machine"
+        )
+    by_label = {p.label: p for p in phases}
+    minimal = by_label[Phase("minimal", 0).label]
+    read = by_label[Phase("read", 0).label]
+    minimal_rate = len(minimal.series[0].latencies) / minimal.series[0].seconds
+    read_cpu = read.cpu[0] / max(1, len(read.series[0].latencies))
+    minimal_cpu = minimal.cpu[0] / max(1, len(minimal.series[0].latencies))
+    print()
     for kind in ("htmx", "form"):
-        moves = rate[Phase(kind, 0).label]
-        if moves:
-            print(
-                f"minimal endpoint / {Phase(kind, 0).label}: "
-                f"{minimal / moves:.2f}x the requests per second"
-            )
+        phase = by_label[Phase(kind, 0).label]
+        moves, reads = (len(s.latencies) for s in phase.series)
+        if not moves:
+            continue
+        rate = moves / phase.series[0].seconds
+        # A move's own CPU: the phase's gunicorn CPU less that of the reads between moves, at
+        # the cost a read has in the "legal.json alone" phase.
+        move_cpu = (phase.cpu[0] - reads * read_cpu) / moves
+        print(
+            f"{phase.label}: the minimal endpoint serves {minimal_rate / rate:.2f}x its "
+            f"requests/s (moves have a legal.json read between them); gunicorn CPU per move "
+            f"{1000 * move_cpu:.1f} ms = {move_cpu / minimal_cpu:.2f}x the minimal endpoint's "
+            f"{1000 * minimal_cpu:.1f} ms"
+        )
     print()
     for line in queries:
         print(line)
