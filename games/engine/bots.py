@@ -7,15 +7,16 @@ the bot's own generator (a ``random.Random``), never the game's, so a bot's choi
 shift the dice.
 
 * ``RandomBot`` picks uniformly among the legal actions, with bounds that make games end: it never
-  surrenders unless nothing else is left, spends at most a few free actions (build, sell,
-  mortgage...) per turn and never undoes one in the same turn, and proposes rarely.
+  surrenders unless nothing else is left, takes a few free actions per turn at most, gives up
+  value (mortgages, sales) only to pay a debt or to break a building shortage, proposes rarely.
 * ``StrategyBot`` plays by value: it buys and bids by what a deed is worth to it (completing or
   blocking a group counts), builds evenly towards three houses on its best groups, keeps a cash
   reserve that grows with the rents it may face, raises money cheaply, trades for groups.
 
 Speed matters (simulations play thousands of games): the strategy bot answers the common
-decisions (roll, end the turn, buy) from the state and calls ``legal_actions`` only when it
-wants a free action or a list of options.
+decisions (roll, end the turn, buy, bid) from the state, confirms the free actions it takes in
+its own turn with the very checks ``apply`` runs for them, and asks ``legal_actions`` for the
+options only at the rarer decisions (debts, transferred mortgages, placing a building).
 """
 
 from __future__ import annotations
@@ -36,54 +37,20 @@ from .rules import (
     tax_worth,
     unmortgage_cost,
 )
-from .state import BANK, HOTEL, NO_OWNER, GameState
+from .state import HOTEL, NO_OWNER, GameState
 
 # Long-run frequency (in %) with which a move ends on each square of the shared layout: the
 # landing study of games.engine.simulate (classic, long jail stays, 100,000 turns; square 10
 # includes the turns spent in jail). Only used to rank squares and groups, so the world board
 # reuses it.
+# fmt: off
 LANDING = (
-    2.74,
-    1.79,
-    1.86,
-    1.88,
-    2.01,
-    2.60,
-    1.93,
-    2.02,
-    1.97,
-    2.04,
-    11.08,
-    2.44,
-    2.37,
-    1.99,
-    2.19,
-    2.40,
-    2.47,
-    2.56,
-    2.62,
-    2.62,
-    2.64,
-    2.40,
-    2.58,
-    2.34,
-    2.76,
-    2.67,
-    2.40,
-    2.27,
-    2.48,
-    2.23,
-    2.37,
-    2.24,
-    2.23,
-    2.38,
-    2.21,
-    2.11,
-    2.03,
-    1.90,
-    1.88,
-    2.28,
+    2.74, 1.79, 1.86, 1.88, 2.01, 2.60, 1.93, 2.02, 1.97, 2.04,
+    11.08, 2.44, 2.37, 1.99, 2.19, 2.40, 2.47, 2.56, 2.62, 2.62,
+    2.64, 2.40, 2.58, 2.34, 2.76, 2.67, 2.40, 2.27, 2.48, 2.23,
+    2.37, 2.24, 2.23, 2.38, 2.21, 2.11, 2.03, 1.90, 1.88, 2.28,
 )
+# fmt: on
 
 
 class BoardInfo:
@@ -96,7 +63,6 @@ class BoardInfo:
             g: sq for g, sq in board.groups.items() if board.kind[sq[0]] == "street"
         }
         self.group_name = tuple(board[sq].group for sq in range(40))
-        self.group_price = {g: sum(board.price[x] for x in sq) for g, sq in board.groups.items()}
         # A group's quality: the expected rent at three houses per opponent turn, per dollar
         # invested (deeds plus three houses each). It ranks groups for building and sets how
         # much owning the whole group is worth.
@@ -963,4 +929,4 @@ def make_bot(name: str):
         raise ValueError(f"unknown bot {name!r}; expected one of {', '.join(BOTS)}") from None
 
 
-__all__ = ["BANK", "BOTS", "RandomBot", "StrategyBot", "board_info", "make_bot"]
+__all__ = ["BOTS", "RandomBot", "StrategyBot", "board_info", "make_bot"]
