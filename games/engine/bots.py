@@ -899,17 +899,29 @@ class StrategyBot:
             key=lambda x: (-self.deed_value(st, q, x), x),
         )
         margin = st.rules.start_cash // 100
+        amounts = [
+            c
+            for c in (0, price // 4, price // 2, price, (3 * price) // 2, 2 * price, 3 * price)
+            if c <= limit
+        ]
+        if not amounts:
+            return None
+
+        def offer(cash: int, give: list[int]) -> dict:
+            return {
+                "from": p,
+                "to": q,
+                "give": {"cash": cash, "squares": give, "cards": 0},
+                "take": {"cash": 0, "squares": list(wanted), "cards": 0},
+            }
+
         for sweet in [None, *sweeteners[:3]]:
             give = [] if sweet is None else [sweet]
-            for c in (0, price // 4, price // 2, price, (3 * price) // 2, 2 * price, 3 * price):
-                if c > limit:
-                    break
-                t = {
-                    "from": p,
-                    "to": q,
-                    "give": {"cash": c, "squares": give, "cards": 0},
-                    "take": {"cash": 0, "squares": list(wanted), "cards": 0},
-                }
+            # q values more cash more: if the most p would pay is not enough, nothing is.
+            if self.trade_gain(st, q, offer(amounts[-1], give)) <= margin:
+                continue
+            for c in amounts:
+                t = offer(c, give)
                 if self.trade_gain(st, q, t) > margin:
                     # The least cash q accepts: offer it if p still gains.
                     if self.trade_gain(st, p, t) > margin and _trade_error(st, t) is None:
