@@ -980,7 +980,17 @@ def _after_bid_step(ctx: Ctx, f: dict) -> None:
 # Buildings (RULES.md 8)
 # ---------------------------------------------------------------------------------------------
 
+def _in_debt(st: GameState, p: int) -> bool:
+    return any(f["k"] == "debt" and f["p"] == p for f in st.stack)
+
+
+DEBT_ONLY = "while you owe a debt you may only sell buildings, mortgage, trade or surrender"
+
+
 def _build_timing_error(st: GameState, p: int) -> str | None:
+    if st.stack and _in_debt(st, p):
+        # RULES.md 10: the debtor raises money; spending it on buildings would deepen the debt.
+        return DEBT_ONLY
     if st.rules.build_before_roll:
         if p != st.current or st.stack or st.phase != "roll":
             return "you may build only in your own turn, before rolling"
@@ -1223,6 +1233,8 @@ def _act_unmortgage(ctx: Ctx, p: int, a: dict) -> None:
     s = st.board[sq]
     idx = _transfer_frame(st, p, sq)
     err = None if idx is not None else _money_timing_error(st, p)
+    if err is None and idx is None and _in_debt(st, p):
+        err = DEBT_ONLY  # RULES.md 10
     if err is None and (not s.is_deed or st.owner[sq] != p):
         err = f"you do not own {s.name}"
     if err is None and not st.mortgaged[sq]:
@@ -1972,6 +1984,7 @@ def _free_actions(st: GameState, p: int, top: dict | None) -> list[dict]:
     if owned and not in_transfer:
         build_ok = _build_timing_error(st, p) is None
         money_ok = _money_timing_error(st, p) is None
+        lift_ok = not (st.stack and _in_debt(st, p))
         seen_groups = set()
         # Only a player holding the whole group may build on it (RULES.md 8): whether p does is
         # worked out once per group, and the full check runs only for those deeds.
@@ -1994,7 +2007,7 @@ def _free_actions(st: GameState, p: int, top: dict | None) -> list[dict]:
                     seen_groups.add(g)
                     out.append({"type": "sell_all", "player": p, "square": sq})
             elif st.mortgaged[sq]:
-                if st.players[p].cash >= unmortgage_cost(st, sq):
+                if lift_ok and st.players[p].cash >= unmortgage_cost(st, sq):
                     out.append({"type": "unmortgage", "player": p, "square": sq})
                 if st.rules.auction_own and p == st.current and not st.stack:
                     out.append({"type": "auction_own", "player": p, "square": sq})
