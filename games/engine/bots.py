@@ -92,6 +92,9 @@ def board_info(name: str) -> BoardInfo:
     return BoardInfo(load_board(name))
 
 
+_ANY_CASH = float("inf")
+
+
 def _turn_key(st: GameState) -> tuple[int, int]:
     return (st.round, st.current)
 
@@ -270,6 +273,7 @@ class StrategyBot:
         self._holdings: Any = None
         self._rents: dict[int, tuple] = {}  # seat -> (owners, levels, mortgages, max rent)
         self._idle: Any = None
+        self._idle_upto: float = 0
         self._value_key: Any = None
         self._value = 0.0
 
@@ -371,9 +375,13 @@ class StrategyBot:
             # Something of the opponents changed (p's own buildings do not change what p may
             # owe, so a run of builds does not work the rent out again each time).
             rent = self.max_rent_against(st, p)
+            self._rents[p] = (list(owner), list(level), list(st.mortgaged), rent)
         else:
             rent = known[3]
-        self._rents[p] = (list(owner), list(level), list(st.mortgaged), rent)
+            if known[1] != level:
+                # Only p's own buildings changed: remember them, so the next call takes the
+                # cheap equality path again (copying the lists at every call costs more).
+                self._rents[p] = (known[0], list(level), known[2], rent)
         return st.rules.start_cash // 20 + (rent * 3) // 4
 
     def holdings(self, st: GameState, p: int) -> tuple[list[str], list[tuple[int, list[int]]]]:
@@ -509,7 +517,8 @@ class StrategyBot:
         """Unmortgage when rich, build on the best groups. This runs at every roll and end of
         turn, so the choice is made from the state, the engine's checks confirm it, and
         finding nothing to do is remembered: with the same board, bank and builds this turn,
-        less cash cannot offer more."""
+        less cash cannot offer more. ``_improvement`` also says up to what cash its None holds
+        (any cash when nothing could be done, the reserve when cash does not exceed it)."""
         idle = self._idle
         cash = st.players[p].cash
         if (
@@ -525,12 +534,13 @@ class StrategyBot:
             and idle[8] == st.turn["builds"]
         ):
             return None
+        self._idle_upto = cash
         action = self._improvement(st, p, build)
         if action is None:
             self._idle = (
                 p,
                 build,
-                cash,
+                max(cash, self._idle_upto),
                 list(st.owner),
                 list(st.level),
                 list(st.mortgaged),
@@ -550,6 +560,7 @@ class StrategyBot:
         )
         full = self.holdings(st, p)[0]
         if not mortgages and not (build and full):
+            self._idle_upto = _ANY_CASH  # nothing to lift or build on, whatever the cash
             return None
         cash = st.players[p].cash
         # What the bot might do given its cash alone; the reserve (dearer to work out) only
@@ -568,6 +579,7 @@ class StrategyBot:
             return None
         reserve = self.reserve(st, p)
         if cash <= reserve:
+            self._idle_upto = reserve  # the reserve depends on the board alone
             return None
         if lift:
             # Lift mortgages of whole groups first (so they can be built on), cheapest first.
