@@ -433,9 +433,11 @@ def _advance(ctx: Ctx, p: int, steps: int) -> None:
             amount = ctx.rules.salary + (ctx.rules.start_bonus if new == 0 else 0)
             if amount:
                 _bank_pays(ctx, p, amount)
-                ctx.ev("salary", p=p, amount=amount)
+                if ctx.events is not None:  # (hot path: skip building the record's fields)
+                    ctx.ev("salary", p=p, amount=amount)
     pl.pos = new
-    ctx.ev("move", p=p, to=new)
+    if ctx.events is not None:
+        ctx.ev("move", p=p, to=new)
 
 
 def _advance_to(ctx: Ctx, p: int, target: int) -> None:
@@ -451,9 +453,9 @@ def _land(ctx: Ctx, p: int, mode: str | None) -> None:
         return
     pos = pl.pos
     board = ctx.board
-    s = board[pos]
+    s = board.squares[pos]  # (hot path: the tables, not Board.__getitem__ and Square.is_deed)
     kind = s.kind
-    if s.is_deed:
+    if board.is_deed[pos]:
         owner = st.owner[pos]
         if owner == NO_OWNER:
             st.stack.append({"k": "buy", "p": p, "sq": pos})
@@ -639,7 +641,8 @@ def _next_turn(ctx: Ctx) -> None:
     st.turn = _new_turn()
     if new_round:
         st.round += 1
-    ctx.ev("turn", p=nxt, round=st.round)
+    if ctx.events is not None:  # (hot path: skip building the record's fields)
+        ctx.ev("turn", p=nxt, round=st.round)
     if new_round:
         _round_start(ctx)
 
@@ -1509,7 +1512,8 @@ def _do_roll(ctx: Ctx, p: int) -> None:
     st.last_dice = [d1, d2] if speed is None else [d1, d2, speed]
     doubles = d1 == d2
     triple = doubles and speed == d1
-    ctx.ev("roll", p=p, dice=list(st.last_dice))
+    if ctx.events is not None:  # (hot path: skip building the record's fields)
+        ctx.ev("roll", p=p, dice=list(st.last_dice))
     if triple:
         doubles = False  # RULES.md 11: a triple is not doubles
     if doubles:
@@ -1890,7 +1894,8 @@ def apply(state: GameState, action: dict, rng=None, events: bool = True) -> tupl
     if handler is None:
         raise IllegalAction(f"unknown action {kind!r}")
     p = action.get("player")
-    if isinstance(p, bool) or not isinstance(p, int) or not 0 <= p < len(state.players):
+    # ``type(p) is int`` settles the common case in one cheap test (and excludes bool).
+    if (type(p) is not int and (isinstance(p, bool) or not isinstance(p, int))) or not 0 <= p < len(state.players):
         raise IllegalAction("'player' must be a seat number of this game")
     if state.over:
         raise IllegalAction("the game is over")
