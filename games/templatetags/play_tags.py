@@ -23,3 +23,13 @@ def signed_money(amount) -> str:
     """+$50 for money received, −$50 for money paid."""
     amount = int(amount)
     return f"−{_money(-amount)}" if amount < 0 else f"+{_money(amount)}"
+
+
+@register.simple_tag(takes_context=True)
+def board_squares(context) -> str:
+    """The board's squares (``squares`` of the context), drawn by games.views.board_html."""
+    from games.views.board_html import squares_html
+
+    game = context.get("game")
+    return squares_html(context["squares"], economy=context.get("economy"),
+                        game_id=game.pk if game is not None else None)
