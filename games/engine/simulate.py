@@ -86,8 +86,11 @@ def play_game(
                 f"game with seed {seed} did not end within {max_actions} actions "
                 f"(round {state.round})"
             )
-        who = waiting_on(state)
-        seat = who[0] if len(who) == 1 else who[rng.randrange(len(who))]
+        if not state.stack:
+            seat = state.current  # what waiting_on says, without building the list
+        else:
+            who = waiting_on(state)
+            seat = who[0] if len(who) == 1 else who[rng.randrange(len(who))]
         action = bots[seat].choose(state, seat, rng)
         try:
             apply(state, action, events=events)
