@@ -330,19 +330,40 @@ class StrategyBot:
         rents = info.rents
         team = players[p].team
         best = 0
+        # Plain loops rather than all()/sum() over generators: this runs thousands of times a
+        # game, and a generator costs more than the two to four squares it looks at.
         for kind, sqs in info.kinded:
             if kind == "street":
                 o = owner[sqs[0]]
-                if o >= 0 and all(owner[x] == o for x in sqs):
-                    if o == p or (team is not None and players[o].team == team):
-                        continue
+                if o >= 0:
                     for x in sqs:
-                        if not mortgaged[x]:
-                            lv = level[x]
-                            r = rents[x][5 if lv == HOTEL else lv] if lv else 2 * rents[x][0]
-                            if r > best:
-                                best = r
-                    continue
+                        if owner[x] != o:
+                            break
+                    else:
+                        # The whole group: rents by level, doubled on deeds without buildings.
+                        if o == p or (team is not None and players[o].team == team):
+                            continue
+                        for x in sqs:
+                            if not mortgaged[x]:
+                                lv = level[x]
+                                r = rents[x][5 if lv == HOTEL else lv] if lv else 2 * rents[x][0]
+                                if r > best:
+                                    best = r
+                        continue
+                for x in sqs:
+                    o = owner[x]
+                    if (
+                        o < 0
+                        or o == p
+                        or mortgaged[x]
+                        or (team is not None and players[o].team == team)
+                    ):
+                        continue
+                    r = rents[x][0]
+                    if r > best:
+                        best = r
+                continue
+            held = [owner[y] for y in sqs]
             for x in sqs:
                 o = owner[x]
                 if (
@@ -352,11 +373,8 @@ class StrategyBot:
                     or (team is not None and players[o].team == team)
                 ):
                     continue
-                if kind == "street":
-                    r = rents[x][0]
-                else:
-                    n = sum(1 for y in sqs if owner[y] == o)
-                    r = rents[x][n - 1] if kind == "railroad" else info.multipliers[x][n - 1] * 7
+                n = held.count(o)
+                r = rents[x][n - 1] if kind == "railroad" else info.multipliers[x][n - 1] * 7
                 if r > best:
                     best = r
         return best
@@ -395,7 +413,10 @@ class StrategyBot:
         owner = st.owner
         full, wanted = [], []
         for g, sqs in info.ranked:
-            mine = sum(1 for x in sqs if owner[x] == p)
+            mine = 0
+            for x in sqs:  # (a loop: cheaper than sum() over a generator for 2-4 squares)
+                if owner[x] == p:
+                    mine += 1
             if mine == len(sqs):
                 full.append(g)
             elif mine and 2 * mine >= len(sqs):
@@ -427,16 +448,19 @@ class StrategyBot:
         mortgages would cost."""
         info = board_info(st.board.name)
         price = st.board.price
+        mortgaged = st.mortgaged
         total = 0.0
         for g in groups:
             sqs = info.groups[g]
-            held = [x for x in sqs if owner[x] == p]
+            held = worth = 0
+            for x in sqs:  # (a loop: cheaper than a list and sum() for 2-4 squares)
+                if owner[x] == p:
+                    held += 1
+                    worth += price[x]
             if held:
-                total += self.group_value(
-                    st, info, g, len(held), len(sqs), sum(price[x] for x in held)
-                )
-                for x in held:
-                    if st.mortgaged[x]:
+                total += self.group_value(st, info, g, held, len(sqs), worth)
+                for x in sqs:
+                    if owner[x] == p and mortgaged[x]:
                         total -= unmortgage_cost(st, x)
         return total
 
@@ -623,7 +647,13 @@ class StrategyBot:
                 continue
             if limit is not None and st.turn["builds"].get(g, 0) >= limit:
                 continue
-            sq = min(sqs, key=lambda x: (hbh + 1 if level[x] == HOTEL else level[x], -price[x]))
+            # The lowest deed (a hotel counts above hbh houses), the dearer first on a tie, the
+            # first of equals: min() with a key, written out as this runs at every turn.
+            sq, low, top = -1, 0, 0
+            for x in sqs:
+                lx = hbh + 1 if level[x] == HOTEL else level[x]
+                if sq < 0 or lx < low or (lx == low and price[x] > top):
+                    sq, low, top = x, lx, price[x]
             lv = level[sq]
             if (
                 lv == HOTEL
