@@ -14,7 +14,9 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
-from django.db import transaction
+from django.db import connection, transaction
+from django.db.models import Case, Value, When
+from django.db.models.functions import Cast
 from django.utils import timezone
 
 from games.engine import GameState, IllegalAction, RuleSet, apply, new_game, set_clock, waiting_on
@@ -397,14 +399,23 @@ def _sync_rows(game: Game, state: GameState, before: dict | None, events: list[d
     else:
         changed = list(state.board.deeds)
     if changed:
-        rows = list(DeedRow.objects.filter(game=game, square__in=changed))
-        for row in rows:
-            sq = row.square
-            row.owner_seat = None if new_owner[sq] < 0 else new_owner[sq]
-            row.level = new_level[sq]
-            row.mortgaged = new_mort[sq]
-            row.mortgaged_round = new_mround[sq]
-        DeedRow.objects.bulk_update(rows, ["owner_seat", "level", "mortgaged", "mortgaged_round"])
+        # One UPDATE, without reading the rows first: a single deed's values, else a CASE on
+        # the square for each column.
+        values = {sq: {"owner_seat": None if new_owner[sq] < 0 else new_owner[sq], "level": new_level[sq],
+                       "mortgaged": new_mort[sq], "mortgaged_round": new_mround[sq]} for sq in changed}
+        rows = DeedRow.objects.filter(game=game, square__in=changed)
+        if len(changed) == 1:
+            rows.update(**values[changed[0]])
+        else:
+            cases = {}
+            for name in ("owner_seat", "level", "mortgaged", "mortgaged_round"):
+                col = DeedRow._meta.get_field(name)
+                case = Case(*(When(square=sq, then=Value(values[sq][name], output_field=col)) for sq in changed),
+                            output_field=col)
+                # As bulk_update does: PostgreSQL types a CASE of NULLs as text unless cast.
+                cases[name] = Cast(case, output_field=col) if connection.features.requires_casted_case_in_updates \
+                    else case
+            rows.update(**cases)
     if before is None or before["decks"] != state.decks or before["discards"] != state.discards:
         for row in DeckRow.objects.filter(game=game):
             row.cards = state.decks.get(row.name, [])
@@ -466,16 +477,26 @@ def _locked_game(game_id: int) -> Game:
     return Game.objects.select_for_update().select_related("table").get(pk=game_id)
 
 
+def _seats(game: Game, seats: list[Seat] | None) -> list[Seat]:
+    """The game's seats: the caller's, if it read them for this very game (seats change only
+    while a table is open), else read now."""
+    if seats and all(s.table_id == game.table_id for s in seats):
+        return seats
+    return list(game.table.seats.select_related("user"))
+
+
 @transaction.atomic
-def game_submit_action(*, game: Game, user, action: dict, expected_version: int) -> Submission:
+def game_submit_action(*, game: Game, user, action: dict, expected_version: int,
+                       seats: list[Seat] | None = None) -> Submission:
     """Apply one player's action. Raises StaleVersion, NotAllowed or GameError (with the engine's
-    reason for an illegal action); nothing is written then."""
+    reason for an illegal action); nothing is written then. ``seats`` are the table's seats when
+    the caller has just read them (they do not change once the game has started)."""
     game = _locked_game(game.pk)
     if game.status != Game.Status.ACTIVE:
         raise GameError("this game is over")
     if expected_version != game.version:
         raise StaleVersion("the game has moved on since your page was drawn; here is the current position")
-    seats = list(game.table.seats.select_related("user"))
+    seats = _seats(game, seats)
     seat = _seat_of(seats, user)
     if seat is None:
         raise NotAllowed("you are not playing in this game")
@@ -497,7 +518,8 @@ def game_submit_action(*, game: Game, user, action: dict, expected_version: int)
 
 
 @transaction.atomic
-def game_submit_actions(*, game: Game, user, actions: list[dict], expected_version: int) -> Submission:
+def game_submit_actions(*, game: Game, user, actions: list[dict], expected_version: int,
+                        seats: list[Seat] | None = None) -> Submission:
     """Apply several actions of one player as a single move, all or none of them: a counter-offer
     is ``reject`` then ``propose`` (RULES.md 9). Bots answer only after the last action, and the
     version goes up once. Raises like ``game_submit_action``; nothing is written then."""
@@ -506,7 +528,7 @@ def game_submit_actions(*, game: Game, user, actions: list[dict], expected_versi
         raise GameError("this game is over")
     if expected_version != game.version:
         raise StaleVersion("the game has moved on since your page was drawn; here is the current position")
-    seats = list(game.table.seats.select_related("user"))
+    seats = _seats(game, seats)
     seat = _seat_of(seats, user)
     if seat is None:
         raise NotAllowed("you are not playing in this game")

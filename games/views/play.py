@@ -199,10 +199,10 @@ def act(request: HttpRequest, game_id: int) -> HttpResponse:
     try:
         if len(parsed.actions) == 1:
             sub = services.game_submit_action(game=game, user=request.user, action=parsed.actions[0],
-                                              expected_version=parsed.version)
+                                              expected_version=parsed.version, seats=seats)
         else:
             sub = services.game_submit_actions(game=game, user=request.user, actions=parsed.actions,
-                                               expected_version=parsed.version)
+                                               expected_version=parsed.version, seats=seats)
     except services.StaleVersion as e:
         return _answer(request, game_id, message=capfirst(str(e)) + ".", status=409, level="warning",
                        prefill=prefill)
