@@ -22,6 +22,8 @@ options only at the rarer decisions (debts, transferred mortgages, placing a bui
 from __future__ import annotations
 
 from functools import cache
+from itertools import compress
+from operator import ne
 from typing import Any
 
 from .boards import Board, load_board
@@ -229,7 +231,37 @@ def _tradeable(st: GameState, p: int) -> list[int]:
 
 def _changed_for(p: int, owner: list[int], before: list[int], after: list[int]) -> bool:
     """Whether a level changed on a square that p does not own."""
-    return any(a != b and owner[i] != p for i, (a, b) in enumerate(zip(before, after, strict=True)))
+    # The squares that changed are found by C-level iterators; usually there are one or two.
+    return any(
+        owner[i] != p for i in compress(range(len(before)), map(ne, before, after))
+    )
+
+
+def _raise_options(st: GameState, p: int) -> tuple[list[dict], list[dict], list[dict]]:
+    """The sales, whole-group sales and mortgages ``legal_actions`` lists for p (its free
+    actions around p's own debt), found with the engine's own checks square by square: much
+    cheaper than the full list, and the debt decision needs nothing else."""
+    sells: list[dict] = []
+    sell_alls: list[dict] = []
+    mortgages: list[dict] = []
+    if _money_timing_error(st, p) is not None:
+        return sells, sell_alls, mortgages
+    board = st.board
+    owner, level, mortgaged = st.owner, st.level, st.mortgaged
+    seen = set()
+    for sq in board.deeds:
+        if owner[sq] != p:
+            continue
+        if level[sq]:
+            if _sell_error(st, p, sq) is None:
+                sells.append({"type": "sell", "player": p, "square": sq})
+            g = board.squares[sq].group
+            if g not in seen:  # one sale of a whole group, named by its first built deed
+                seen.add(g)
+                sell_alls.append({"type": "sell_all", "player": p, "square": sq})
+        elif not mortgaged[sq] and not any(level[x] for x in board.group_of[sq]):
+            mortgages.append({"type": "mortgage", "player": p, "square": sq})
+    return sells, sell_alls, mortgages
 
 
 def _confirm(st: GameState, p: int, kind: str, sq: int) -> dict | None:
@@ -744,18 +776,9 @@ class StrategyBot:
         that earn little (outside whole groups), then sell buildings, then mortgage the rest."""
         if f["p"] != p:
             return next(a for a in legal_actions(st, p) if a["type"] != "surrender")
-        acts = legal_actions(st, p)
         board = st.board
         info = board_info(board.name)
-        sells, sell_alls, mortgages = [], [], []
-        for a in acts:
-            t = a["type"]
-            if t == "sell":
-                sells.append(a)
-            elif t == "sell_all":
-                sell_alls.append(a)
-            elif t == "mortgage":
-                mortgages.append(a)
+        sells, sell_alls, mortgages = _raise_options(st, p)
         rank = {g: i for i, g in enumerate(info.build_rank)}
 
         def idle(a: dict) -> bool:
