@@ -27,9 +27,17 @@ def signed_money(amount) -> str:
 
 @register.simple_tag(takes_context=True)
 def board_squares(context) -> str:
-    """The board's squares (``squares`` of the context), drawn by games.views.board_html."""
-    from games.views.board_html import squares_html
+    """The board's squares (``squares`` of the context), drawn by games.views.page_html."""
+    from games.views.page_html import squares_html
 
     game = context.get("game")
     return squares_html(context["squares"], economy=context.get("economy"),
                         game_id=game.pk if game is not None else None)
+
+
+@register.simple_tag
+def log_items(entries) -> str:
+    """The game log's entries, drawn by games.views.page_html."""
+    from games.views.page_html import log_html
+
+    return log_html(entries)

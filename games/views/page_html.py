@@ -1,11 +1,11 @@
-"""The board's 40 squares as HTML, drawn in Python.
+"""The game page's long loops as HTML, drawn in Python: the board's 40 squares and the log.
 
-The squares are the biggest part of the game fragment that every move, poll and page view
-redraws; as a 40-iteration loop of Django template tags they cost several milliseconds a
-render, most of a move's response. This draws the same markup the template loop drew, from
-``present.board_view``'s dicts, escaping every value as the template did and with the same
-translated strings (``templates/games/partials/board.html`` calls it through the
-``board_squares`` tag). Change the markup here, not in a template.
+They are the biggest part of the game fragment that every move, poll and page view redraws;
+as loops of Django template tags they cost several milliseconds a render, most of a move's
+response. This draws the same markup the template loops drew, from ``present.board_view``'s
+and ``present.log_entries``' dicts, escaping every value as the templates did and with the
+same translated strings (``templates/games/partials/board.html`` and ``log_entries.html``
+call it through the ``board_squares`` and ``log_items`` tags). Change that markup here.
 """
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ from html import escape
 from typing import Any
 
 from django.urls import reverse
+from django.utils.html import conditional_escape
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 
@@ -145,3 +146,24 @@ def squares_html(squares: list[dict[str, Any]], *, economy: dict[str, Any] | Non
     if game_id is not None and any(sq["target"] for sq in squares):
         act_url = reverse("games:game_act", args=[game_id])
     return mark_safe("".join(_square(sq, economy, act_url, tr) for sq in squares))
+
+
+def log_html(entries: list[dict[str, Any]]) -> SafeString:
+    """The log's entries (``present.log_entries``), newest first, as list items."""
+    ce = conditional_escape
+    out = []
+    for entry in entries:
+        colour = f"--c: {ce(entry['colour'])}" if entry["colour"] else ""
+        seq = ce(entry["seq"])
+        out.append(f'<li class="log-entry" style="{colour}">\n<span class="log-seq">{seq}</span>\n'
+                   '<div class="log-text">\n')
+        if entry["dice"]:
+            faces = "".join(f"<span>{ce(d['text'])}</span>" for d in entry["dice"])
+            out.append(f'<span class="mini-dice">{faces}</span>\n')
+        if entry["lines"]:
+            out.append("".join(f"<p>{ce(line)}</p>" for line in entry["lines"]))
+        else:
+            empty = _("time ran out") if entry["source"] == "timeout" else "—"
+            out.append(f'<p class="muted">{empty}</p>')
+        out.append("\n</div>\n</li>\n")
+    return mark_safe("".join(out))
