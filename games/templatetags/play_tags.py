@@ -41,3 +41,11 @@ def log_items(entries) -> str:
     from games.views.page_html import log_html
 
     return log_html(entries)
+
+
+@register.simple_tag
+def player_items(players, deadline=None) -> str:
+    """The players' panels, drawn by games.views.page_html."""
+    from games.views.page_html import players_html
+
+    return players_html(players, deadline)
