@@ -82,11 +82,6 @@ class BoardInfo:
         # square's rents and dice multipliers.
         self.ranked = tuple((g, self.street_groups[g]) for g in self.build_rank)
         self.kinded = tuple((board.kind[sqs[0]], sqs) for sqs in board.groups.values())
-        # Each square's index in ``kinded`` (-1 off the deeds).
-        self.group_index = tuple(
-            next((i for i, (_, sqs) in enumerate(self.kinded) if sq in sqs), -1)
-            for sq in range(40)
-        )
         self.deeds = board.deeds
         self.group_of = board.group_of
         self.rents = tuple(board[sq].rents for sq in range(40))
@@ -234,6 +229,14 @@ def _tradeable(st: GameState, p: int) -> list[int]:
     return out
 
 
+def _changed_for(p: int, owner: list[int], before: list[int], after: list[int]) -> bool:
+    """Whether a level changed on a square that p does not own."""
+    # The squares that changed are found by C-level iterators; usually there are one or two.
+    return any(
+        owner[i] != p for i in compress(range(len(before)), map(ne, before, after))
+    )
+
+
 def _raise_options(st: GameState, p: int) -> tuple[list[dict], list[dict], list[dict]]:
     """The sales, whole-group sales and mortgages ``legal_actions`` lists for p (its free
     actions around p's own debt), found with the engine's own checks square by square: much
@@ -300,7 +303,7 @@ class StrategyBot:
         self._offers: dict[tuple, int] = {}
         self._holdings_key: Any = None
         self._holdings: Any = None
-        self._rents: dict[int, tuple] = {}  # seat -> (owners, levels, mortgages, max rent, per group)
+        self._rents: dict[int, tuple] = {}  # seat -> (owners, levels, mortgages, max rent)
         self._idle: Any = None
         self._idle_upto: float = 0
         self._value_key: Any = None
@@ -352,55 +355,33 @@ class StrategyBot:
         ]
 
     def max_rent_against(self, st: GameState, p: int) -> int:
-        """The highest rent p may owe on one landing now (utilities at a roll of 7)."""
-        return max(self._group_rents(st, p, range(len(board_info(st.board.name).kinded)), None))
-
-    def _group_rents(self, st: GameState, p: int, which, known: list[int] | None) -> list[int]:
-        """The highest rent p may owe in each deed group (0 where none), worked out for the
-        groups ``which`` and taken from ``known`` for the others: the rules of ``rent_of``
-        inlined and taken a group at a time, as this is on the hot path. Plain loops rather
-        than all()/sum() over generators: a generator costs more than the 2-4 squares it
-        looks at."""
+        """The highest rent p may owe on one landing now (utilities at a roll of 7): the rules
+        of ``rent_of`` inlined and taken a group at a time, as this is on the hot path."""
         info = board_info(st.board.name)
         owner, level, mortgaged, players = st.owner, st.level, st.mortgaged, st.players
         rents = info.rents
         team = players[p].team
-        out = [0] * len(info.kinded) if known is None else list(known)
-        for gi in which:
-            kind, sqs = info.kinded[gi]
-            best = 0
+        best = 0
+        # Plain loops rather than all()/sum() over generators: this runs thousands of times a
+        # game, and a generator costs more than the two to four squares it looks at.
+        for kind, sqs in info.kinded:
             if kind == "street":
                 o = owner[sqs[0]]
-                whole = o >= 0
-                if whole:
+                if o >= 0:
                     for x in sqs:
                         if owner[x] != o:
-                            whole = False
                             break
-                if whole:
-                    # The whole group: rents by level, doubled on deeds without buildings.
-                    if not (o == p or (team is not None and players[o].team == team)):
+                    else:
+                        # The whole group: rents by level, doubled on deeds without buildings.
+                        if o == p or (team is not None and players[o].team == team):
+                            continue
                         for x in sqs:
                             if not mortgaged[x]:
                                 lv = level[x]
                                 r = rents[x][5 if lv == HOTEL else lv] if lv else 2 * rents[x][0]
                                 if r > best:
                                     best = r
-                else:
-                    for x in sqs:
-                        o = owner[x]
-                        if (
-                            o < 0
-                            or o == p
-                            or mortgaged[x]
-                            or (team is not None and players[o].team == team)
-                        ):
-                            continue
-                        r = rents[x][0]
-                        if r > best:
-                            best = r
-            else:
-                held = [owner[y] for y in sqs]
+                        continue
                 for x in sqs:
                     o = owner[x]
                     if (
@@ -410,34 +391,47 @@ class StrategyBot:
                         or (team is not None and players[o].team == team)
                     ):
                         continue
-                    n = held.count(o)
-                    r = rents[x][n - 1] if kind == "railroad" else info.multipliers[x][n - 1] * 7
+                    r = rents[x][0]
                     if r > best:
                         best = r
-            out[gi] = best
-        return out
+                continue
+            held = [owner[y] for y in sqs]
+            for x in sqs:
+                o = owner[x]
+                if (
+                    o < 0
+                    or o == p
+                    or mortgaged[x]
+                    or (team is not None and players[o].team == team)
+                ):
+                    continue
+                n = held.count(o)
+                r = rents[x][n - 1] if kind == "railroad" else info.multipliers[x][n - 1] * 7
+                if r > best:
+                    best = r
+        return best
 
     def reserve(self, st: GameState, p: int) -> int:
         """Cash kept back: a small base plus most of the worst rent it may face. The worst rent
-        changes only with the deeds' owners, buildings and mortgages, so it is remembered a
-        group at a time, and only the groups whose squares changed are worked out again."""
-        owner, level, mortgaged = st.owner, st.level, st.mortgaged
+        changes only with the deeds' owners, buildings and mortgages, so it is remembered."""
+        owner, level = st.owner, st.level
         known = self._rents.get(p)
-        if known is None:
-            groups = self._group_rents(st, p, range(len(board_info(st.board.name).kinded)), None)
-        elif known[0] == owner and known[1] == level and known[2] == mortgaged:
-            return st.rules.start_cash // 20 + (known[3] * 3) // 4
+        if (
+            known is None
+            or known[0] != owner
+            or known[2] != st.mortgaged
+            or (known[1] != level and _changed_for(p, owner, known[1], level))
+        ):
+            # Something of the opponents changed (p's own buildings do not change what p may
+            # owe, so a run of builds does not work the rent out again each time).
+            rent = self.max_rent_against(st, p)
+            self._rents[p] = (list(owner), list(level), list(st.mortgaged), rent)
         else:
-            # The squares that changed, found by C-level iterators (usually one or two).
-            group_index = board_info(st.board.name).group_index
-            which = set()
-            for before, now in ((known[0], owner), (known[1], level), (known[2], mortgaged)):
-                for sq in compress(range(40), map(ne, before, now)):
-                    which.add(group_index[sq])
-            which.discard(-1)
-            groups = self._group_rents(st, p, sorted(which), known[4])
-        rent = max(groups)
-        self._rents[p] = (list(owner), list(level), list(mortgaged), rent, groups)
+            rent = known[3]
+            if known[1] != level:
+                # Only p's own buildings changed: remember them, so the next call takes the
+                # cheap equality path again (copying the lists at every call costs more).
+                self._rents[p] = (known[0], list(level), known[2], rent)
         return st.rules.start_cash // 20 + (rent * 3) // 4
 
     def holdings(self, st: GameState, p: int) -> tuple[list[str], list[tuple[int, list[int]]]]:
