@@ -307,6 +307,7 @@ class StrategyBot:
         self._idle: Any = None
         self._idle_upto: float = 0
         self._value_key: Any = None
+        self._gain_memo: dict | None = None  # set only while _price_offer runs
         self._value = 0.0
 
     # -- entry point ---------------------------------------------------------------------------
@@ -523,8 +524,9 @@ class StrategyBot:
         gain = self.holding_value(st, p, owner, (g,)) - before
         block = 0.0
         sqs = info.groups[g]
+        holders = [st.owner[x] for x in sqs]  # (counted with list.count, not a generator)
         for q in self._opponents(st, p):
-            if sum(1 for x in sqs if st.owner[x] == q) == len(sqs) - 1:
+            if holders.count(q) == len(sqs) - 1:
                 owner[sq] = NO_OWNER
                 b = self.holding_value(st, q, owner, (g,))
                 owner[sq] = q
@@ -675,7 +677,7 @@ class StrategyBot:
         limit = rules.builds_per_turn
         for g in full:
             sqs = info.street_groups[g]
-            if any(mortgaged[x] for x in sqs):
+            if True in [mortgaged[x] for x in sqs]:  # (any() over a generator costs more)
                 continue
             if limit is not None and st.turn["builds"].get(g, 0) >= limit:
                 continue
@@ -877,26 +879,32 @@ class StrategyBot:
         a, b = t["from"], t["to"]
         partner = b if p == a else a
         mine, theirs = (t["give"], t["take"]) if p == a else (t["take"], t["give"])
-        info = board_info(st.board.name)
-        after = list(st.owner)
-        groups = set()
-        for sq in mine["squares"]:
-            after[sq] = partner
-            groups.add(info.group_name[sq])
-        for sq in theirs["squares"]:
-            after[sq] = p
-            groups.add(info.group_name[sq])
+        # The deeds' worth before and after depends on the deeds alone: _price_offer asks
+        # about the same deeds with several amounts of cash, so it lends a memo for the call.
+        memo = self._gain_memo
+        key = (p, partner, tuple(mine["squares"]), tuple(theirs["squares"]))
+        worth = memo.get(key) if memo is not None else None
+        if worth is None:
+            info = board_info(st.board.name)
+            after = list(st.owner)
+            groups = set()
+            for sq in mine["squares"]:
+                after[sq] = partner
+                groups.add(info.group_name[sq])
+            for sq in theirs["squares"]:
+                after[sq] = p
+                groups.add(info.group_name[sq])
+            worth = (
+                self.holding_value(st, p, after, groups),
+                self.holding_value(st, p, st.owner, groups),
+                self.holding_value(st, partner, after, groups),
+                self.holding_value(st, partner, st.owner, groups),
+            )
+            if memo is not None:
+                memo[key] = worth
         cash = theirs["cash"] - mine["cash"] + 50 * (theirs["cards"] - mine["cards"])
-        me = (
-            self.holding_value(st, p, after, groups)
-            - self.holding_value(st, p, st.owner, groups)
-            + cash
-        )
-        them = (
-            self.holding_value(st, partner, after, groups)
-            - self.holding_value(st, partner, st.owner, groups)
-            - cash
-        )
+        me = worth[0] - worth[1] + cash
+        them = worth[2] - worth[3] - cash
         if st.teammates(p, partner):
             return me + them
         rivals = max(1, len(self._opponents(st, p)))
@@ -950,6 +958,15 @@ class StrategyBot:
     ) -> dict | None:
         """The least cash, alone or with one of p's deeds (those q values most first), that
         both sides value as a gain and the engine accepts as a trade."""
+        self._gain_memo = {}  # the state does not change during the call (see trade_gain)
+        try:
+            return self._find_offer(st, p, q, wanted, limit, tradeable)
+        finally:
+            self._gain_memo = None
+
+    def _find_offer(
+        self, st: GameState, p: int, q: int, wanted: list[int], limit: int, tradeable: list[int]
+    ) -> dict | None:
         info = board_info(st.board.name)
         groups = {info.group_name[w] for w in wanted}
         price = sum(st.board.price[x] for x in wanted)
