@@ -1532,8 +1532,13 @@ def _do_roll(ctx: Ctx, p: int) -> None:
     steps = d1 + d2 + (speed if isinstance(speed, int) else 0)
     if speed == "m1":
         st.stack.append({"k": "m1", "p": p})
+        _advance(ctx, p, steps)
+        st.stack.append({"k": "land", "p": p})  # the square first, then the M1 move
+        return
     _advance(ctx, p, steps)
-    st.stack.append({"k": "land", "p": p})
+    # Nothing is stacked (a roll needs an empty stack): resolve the square now, as _run would
+    # at once; skipping the land frame matters on this, the most common action.
+    _land(ctx, p, None)
 
 
 def _act_end_turn(ctx: Ctx, p: int, a: dict) -> None:
