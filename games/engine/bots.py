@@ -970,16 +970,22 @@ class StrategyBot:
         info = board_info(st.board.name)
         groups = {info.group_name[w] for w in wanted}
         price = sum(st.board.price[x] for x in wanted)
-        # Deeds of groups q already holds a part of, those q values most first.
         owner = st.owner
-        sweeteners = sorted(
-            (
-                x
-                for x in tradeable
-                if info.group_name[x] not in groups and any(owner[y] == q for y in info.group_of[x])
-            ),
-            key=lambda x: (-self.deed_value(st, q, x), x),
-        )
+
+        def sweeteners():
+            """Nothing, then deeds of groups q already holds a part of, those q values most
+            first: valued only when cash alone does not do (valuing them is the dear part)."""
+            yield None
+            yield from sorted(
+                (
+                    x
+                    for x in tradeable
+                    if info.group_name[x] not in groups
+                    and any(owner[y] == q for y in info.group_of[x])
+                ),
+                key=lambda x: (-self.deed_value(st, q, x), x),
+            )[:3]
+
         margin = st.rules.start_cash // 100
         amounts = [
             c
@@ -997,7 +1003,7 @@ class StrategyBot:
                 "take": {"cash": 0, "squares": list(wanted), "cards": 0},
             }
 
-        for sweet in [None, *sweeteners[:3]]:
+        for sweet in sweeteners():
             give = [] if sweet is None else [sweet]
             # q values more cash more: if the most p would pay is not enough, nothing is.
             if self.trade_gain(st, q, offer(amounts[-1], give)) <= margin:
