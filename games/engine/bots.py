@@ -944,7 +944,8 @@ class StrategyBot:
                 continue
             if limit is None:
                 limit = st.players[p].cash - self.reserve(st, p)
-                tradeable = _tradeable(st, p)
+                # Below the reserve no amount of cash can be offered, and so no deed either.
+                tradeable = _tradeable(st, p) if limit >= 0 else []
             t = self._price_offer(st, p, q, missing, limit, tradeable)
             # Found or not, this offer waits a few rounds before it is looked at again.
             self._offers[sig] = st.round
