@@ -545,7 +545,7 @@ class StrategyBot:
             if choice is not None:
                 return choice
         can_build = st.phase == "roll" or not st.rules.build_before_roll
-        action = self._improve(st, p, build=can_build)
+        action = self._improve(st, p, can_build)
         if action is not None:
             return action
         if st.phase == "roll":
