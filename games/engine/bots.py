@@ -349,10 +349,11 @@ class StrategyBot:
 
     # -- valuation -----------------------------------------------------------------------------
     def _opponents(self, st: GameState, p: int) -> list[int]:
+        team = st.players[p].team  # st.teammates inlined: this runs at every valuation
         return [
             q
             for q, pl in enumerate(st.players)
-            if q != p and not pl.bankrupt and not st.teammates(p, q)
+            if q != p and not pl.bankrupt and (team is None or pl.team != team)
         ]
 
     def max_rent_against(self, st: GameState, p: int) -> int:
