@@ -485,36 +485,13 @@ def _seats(game: Game, seats: list[Seat] | None) -> list[Seat]:
     return list(game.table.seats.select_related("user"))
 
 
-@transaction.atomic
 def game_submit_action(*, game: Game, user, action: dict, expected_version: int,
                        seats: list[Seat] | None = None) -> Submission:
     """Apply one player's action. Raises StaleVersion, NotAllowed or GameError (with the engine's
     reason for an illegal action); nothing is written then. ``seats`` are the table's seats when
     the caller has just read them (they do not change once the game has started)."""
-    game = _locked_game(game.pk)
-    if game.status != Game.Status.ACTIVE:
-        raise GameError("this game is over")
-    if expected_version != game.version:
-        raise StaleVersion("the game has moved on since your page was drawn; here is the current position")
-    seats = _seats(game, seats)
-    seat = _seat_of(seats, user)
-    if seat is None:
-        raise NotAllowed("you are not playing in this game")
-    if not isinstance(action, dict) or action.get("type") == "timeout":
-        raise GameError("unknown action")
-    action = dict(action, player=seat.position)
-    before = game.state
-    state = GameState.from_json(before)
-    now = timezone.now()
-    _clock(game, state, now)
-    sub = Submission(game=game, state=state)
-    try:
-        _apply(sub, action, seat=seat.position, user=user, source="player")
-    except IllegalAction as e:
-        raise GameError(str(e)) from e
-    _bots(sub, seats)
-    _write(sub, seats, before=before)
-    return sub
+    return game_submit_actions(game=game, user=user, actions=[action], expected_version=expected_version,
+                               seats=seats)
 
 
 @transaction.atomic
