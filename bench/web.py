@@ -15,7 +15,11 @@ cookies. The bots see only what a player sees: the game page once (version, CSRF
   updates it, through the same middleware), every client posting back to back;
 - legal.json alone, back to back (what the reads between moves cost);
 - moves posted with ``HX-Request`` (answered with the refreshed game fragment, as htmx gets it),
-  back to back, then as a plain form post (answered with a redirect);
+  back to back, then as a plain form post (answered with a redirect): what a browser pays, a
+  legal.json read after every move;
+- moves posted with ``Accept: application/json``, as a program would: the answer holds the new
+  version and the player's next legal actions, so the bot reads legal.json only when it has
+  nothing fresh (at the start, after a refusal) or when the game waits on the other player;
 - with ``--think`` > 0, the minimal endpoint and htmx moves again, each player pausing about
   that many seconds between requests: latency at a pace people could keep.
 
@@ -467,10 +471,12 @@ async def game_loop(
     legal: Series,
     stop_at: float,
     budget: list[int],
-    htmx: bool,
+    mode: str,
     think: float,
 ) -> None:
-    """Play on as the players would: read my legal actions, post one, read again."""
+    """Play on as the players would: read my legal actions, post one, read again. In ``json``
+    mode the move's answer holds what the next move needs while the game waits on the same
+    player; legal.json is read only when it does not (start, refusal, the other player's turn)."""
 
     async def read(seat_no: int) -> dict:
         t = time.perf_counter()
@@ -499,20 +505,33 @@ async def game_loop(
             return
         seat = game.seats[seat_no]
         headers = {"X-CSRFToken": seat.csrf}
-        if htmx:
+        if mode == "htmx":
             headers["HX-Request"] = "true"
+        elif mode == "json":
+            headers["Accept"] = "application/json"
         budget[0] -= 1
         t = time.perf_counter()
         r = await seat.client.post(
             f"/games/{game.pk}/act/", data={"version": info["version"], **fields}, headers=headers
         )
         act.add(time.perf_counter() - t, r.status_code)
-        info = await read(seat_no)
+        if mode == "json" and r.status_code == 200:
+            moved = r.json()
+            info = {
+                "status": "finished" if moved["over"] else "active",
+                "seat": seat_no,
+                "version": moved["version"],
+                "pending": moved["pending"],
+                "waiting": moved["waiting"],
+                "actions": moved["legal"],
+            }
+        else:
+            info = await read(seat_no)
 
 
 @dataclass
 class Phase:
-    kind: str  # "minimal", "read", "htmx" or "form"
+    kind: str  # "minimal", "read", "htmx", "form" or "json"
     think: float  # seconds between a player's requests; 0: back to back
     series: list[Series] = field(default_factory=list)
     cpu: list[float] = field(default_factory=lambda: [0.0, 0.0, 0.0, 0.0])
@@ -523,11 +542,14 @@ class Phase:
             "read": "legal.json alone",
             "htmx": "move, htmx (fragment)",
             "form": "move, plain form (302)",
+            "json": "move, JSON",
         }[self.kind]
         label = what + (f", think {self.think:g} s" if self.think else "")
         self.series = [Series(label)]
         if self.kind in ("htmx", "form"):
             self.series.append(Series("  legal.json, between those moves"))
+        elif self.kind == "json":
+            self.series.append(Series("  legal.json, when nothing fresh"))
 
     @property
     def label(self) -> str:
@@ -554,10 +576,9 @@ async def run_phase(games: list[BenchGame], seconds: float, phase: Phase) -> Non
     elif phase.kind == "read":
         loops = [read_loop(g, first, stop_at, budget) for g in games]
     else:
-        htmx = phase.kind == "htmx"
         legal = phase.series[1]
         loops = [
-            game_loop(g, first, legal, stop_at, budget, htmx, phase.think)
+            game_loop(g, first, legal, stop_at, budget, phase.kind, phase.think)
             for g in games
             if not g.over
         ]
@@ -595,7 +616,13 @@ async def drive(base: str, games: list[tuple[int, list[str]]], args, proc) -> li
                 await open_page(g, s)
         # A short warm-up, so that every worker has its connections and templates ready.
         await run_phase(bench_games, 2, Phase("htmx", 0))
-        phases = [Phase("minimal", 0), Phase("read", 0), Phase("htmx", 0), Phase("form", 0)]
+        phases = [
+            Phase("minimal", 0),
+            Phase("read", 0),
+            Phase("htmx", 0),
+            Phase("form", 0),
+            Phase("json", 0),
+        ]
         if args.think:
             phases += [Phase("minimal", args.think), Phase("htmx", args.think)]
         for _round in range(args.rounds):
@@ -849,7 +876,7 @@ def main(argv: list[str] | None = None) -> int:
     read_cpu = read.cpu[0] / max(1, len(read.series[0].latencies))
     minimal_cpu = minimal.cpu[0] / max(1, len(minimal.series[0].latencies))
     print()
-    for kind in ("htmx", "form"):
+    for kind in ("htmx", "form", "json"):
         phase = by_label[Phase(kind, 0).label]
         moves, reads = (len(s.latencies) for s in phase.series)
         if not moves:
@@ -860,9 +887,9 @@ def main(argv: list[str] | None = None) -> int:
         move_cpu = (phase.cpu[0] - reads * read_cpu) / moves
         print(
             f"{phase.label}: the minimal endpoint serves {minimal_rate / rate:.2f}x its "
-            f"requests/s (moves have a legal.json read between them); gunicorn CPU per move "
-            f"{1000 * move_cpu:.1f} ms = {move_cpu / minimal_cpu:.2f}x the minimal endpoint's "
-            f"{1000 * minimal_cpu:.1f} ms"
+            f"requests/s (with {reads / moves:.2f} legal.json reads per move); "
+            f"gunicorn CPU per move {1000 * move_cpu:.1f} ms = {move_cpu / minimal_cpu:.2f}x the "
+            f"minimal endpoint's {1000 * minimal_cpu:.1f} ms"
         )
     print()
     for line in queries:

@@ -3,7 +3,10 @@ legal actions for that seat, as JSON; and the benchmark's minimal endpoint.
 
 ``bench/web.py`` drives games through the real endpoints with bots that see only what a player
 sees: this view gives them the same decision the game page draws as buttons, without parsing
-HTML. Moves still go through ``games:game_act``, like the page's forms. Who may read it is
+HTML. Moves still go through ``games:game_act``, like the page's forms; a program that asks it
+for JSON (``Accept: application/json``) gets back the new version and its next legal actions in
+the same shape as here (``seat_actions``), so it needs this view only to start, after a refusal,
+or while the game waits on someone else. Who may read it is
 decided as for the page: anyone may watch a public game, a private one exists only for its
 players, and only a player's own actions are listed.
 """
@@ -37,18 +40,24 @@ def _visible(request: HttpRequest, game_id: int) -> tuple[Game, int | None]:
     return game, seat
 
 
+def seat_actions(game: Game, seat: int | None, state: GameState | None = None) -> list[dict]:
+    """The engine's legal actions for ``seat`` as programs get them (legal.json's ``actions``,
+    the JSON answer of a move's ``legal``): without the seat itself, none for a spectator or
+    once the game is over. ``state`` is the game's position when the caller already has it."""
+    if seat is None or game.status != Game.Status.ACTIVE:
+        return []
+    if state is None:
+        state = GameState.from_json(game.state)
+    return [{k: v for k, v in a.items() if k != "player"} for a in legal_actions(state, seat)]
+
+
 @require_GET
 def legal(request: HttpRequest, game_id: int) -> JsonResponse:
     """What the viewer may do now. ``actions`` are the engine's legal actions for the viewer's
     seat without the seat itself (a move never names it: the act endpoint takes it from the
     signed-in user); templates keep their ranges (a bid's ``min`` and ``max``)."""
     game, seat = _visible(request, game_id)
-    actions: list[dict] = []
-    if seat is not None and game.status == Game.Status.ACTIVE:
-        state = GameState.from_json(game.state)
-        actions = [
-            {k: v for k, v in a.items() if k != "player"} for a in legal_actions(state, seat)
-        ]
+    actions = seat_actions(game, seat)
     return JsonResponse(
         {
             "game": game.pk,

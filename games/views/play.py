@@ -1,5 +1,6 @@
 """The game page: the board, the players, the pending decision and the log; one endpoint that
-takes every move; a cheap poll; the game record (download, upload) and the replay viewer.
+takes every move (answered in JSON to programs that ask for it); a cheap poll; the game record
+(download, upload) and the replay viewer.
 
 One view serves both the full page and, for HTMX requests, the ``#game`` fragment that the poll
 and the move forms swap in (django-htmx style). Every form also works without JavaScript: it
@@ -27,6 +28,7 @@ from games.engine.errors import EngineError
 from games.engine.events import describe
 from games.models import Game, GameAction, Seat, Table
 from games.views import present
+from games.views.api import seat_actions
 from games.views.play_forms import FormError, parse_action, prefill_from
 
 RECORD_FORMAT = "monopoly-record/1"
@@ -186,16 +188,49 @@ def _answer(request: HttpRequest, game_id: int, *, message: str | None, status: 
     return response
 
 
+def _wants_json(request: HttpRequest) -> bool:
+    """A program's move: it asks for JSON (``Accept: application/json``) and is not htmx, which
+    always gets the fragment. Browsers' ``Accept`` prefers HTML, and ``*/*`` counts as HTML."""
+    return not request.htmx and request.get_preferred_type(["text/html", "application/json"]) == "application/json"
+
+
+def _refusal(request: HttpRequest, game_id: int, as_json: bool, *, message: str, status: int,
+             level: str = "error", prefill: dict | None = None) -> HttpResponse:
+    """A refused move: for a program ``{"error": message}`` (a stale move also gets the current
+    ``version``, to read the position again), else the page's answer."""
+    if as_json:
+        body: dict[str, Any] = {"error": message}
+        if status == 409:
+            body["version"] = Game.objects.filter(pk=game_id).values_list("version", flat=True).first()
+        return JsonResponse(body, status=status)
+    return _answer(request, game_id, message=message, status=status, level=level, prefill=prefill)
+
+
+def _moved_json(sub: services.Submission, me: Seat) -> JsonResponse:
+    """A program's answer to its move, from the game and state the service just wrote (no read,
+    no template): the version its next move quotes, who the game waits on, and its own legal
+    actions as legal.json lists them."""
+    game = sub.game
+    return JsonResponse({
+        "version": game.version, "pending": game.pending, "waiting": game.waiting_seats,
+        "legal": seat_actions(game, me.position, sub.state), "over": game.status != Game.Status.ACTIVE,
+    })
+
+
 @require_POST
 def act(request: HttpRequest, game_id: int) -> HttpResponse:
+    """Every move of the page's forms, and of programs: the same checks and the same form fields
+    for both; a program asking for JSON gets JSON back (see ``_wants_json``)."""
+    as_json = _wants_json(request)
     game, seats, me = _load(request, game_id)
     if me is None:
-        return HttpResponseForbidden(_("Only the players of this game may make moves."))
+        message = _("Only the players of this game may make moves.")
+        return JsonResponse({"error": message}, status=403) if as_json else HttpResponseForbidden(message)
     prefill = prefill_from(request.POST)
     try:
         parsed = parse_action(request.POST)
     except FormError as e:
-        return _answer(request, game_id, message=str(e), status=400, prefill=prefill)
+        return _refusal(request, game_id, as_json, message=str(e), status=400, prefill=prefill)
     try:
         if len(parsed.actions) == 1:
             sub = services.game_submit_action(game=game, user=request.user, action=parsed.actions[0],
@@ -204,13 +239,15 @@ def act(request: HttpRequest, game_id: int) -> HttpResponse:
             sub = services.game_submit_actions(game=game, user=request.user, actions=parsed.actions,
                                                expected_version=parsed.version, seats=seats)
     except services.StaleVersion as e:
-        return _answer(request, game_id, message=capfirst(str(e)) + ".", status=409, level="warning",
-                       prefill=prefill)
+        return _refusal(request, game_id, as_json, message=capfirst(str(e)) + ".", status=409, level="warning",
+                        prefill=prefill)
     except services.NotAllowed as e:
-        return _answer(request, game_id, message=capfirst(str(e)) + ".", status=403)
+        return _refusal(request, game_id, as_json, message=capfirst(str(e)) + ".", status=403)
     except services.GameError as e:
-        return _answer(request, game_id, message=_("Refused: %(reason)s.") % {"reason": str(e)}, status=400,
-                       prefill=prefill)
+        return _refusal(request, game_id, as_json, message=_("Refused: %(reason)s.") % {"reason": str(e)},
+                        status=400, prefill=prefill)
+    if as_json:
+        return _moved_json(sub, me)
     # The service's game is the position just committed (seats do not change in play).
     return _answer(request, game_id, message=None, status=200, loaded=(sub.game, seats, me))
 

@@ -170,3 +170,128 @@ def test_the_bench_endpoint_refuses_outsiders_visitors_and_get(
     assert client.post(bench_url(game)).status_code == 404
     client.force_login(alice)
     assert client.get(bench_url(game)).status_code == 405
+
+
+# ---------------------------------------------------------------------------------------------
+# The act endpoint's JSON answer, for programs
+# ---------------------------------------------------------------------------------------------
+
+JSON = {"HTTP_ACCEPT": "application/json"}
+
+
+def act_url(game: Game) -> str:
+    return reverse("games:game_act", args=[game.pk])
+
+
+def test_a_json_move_answers_the_new_version_and_the_next_legal_actions(client, alice, bob):
+    game = start_game(alice, bob)
+    client.force_login(users_by_seat(game)[game.waiting_seats[0]])
+
+    response = client.post(act_url(game), {"version": game.version, "type": "roll"}, **JSON)
+
+    assert response.status_code == 200
+    assert response["Content-Type"] == "application/json"
+    data = response.json()
+    after = client.get(legal_url(game)).json()
+    assert data == {
+        "version": game.version + 1,
+        "pending": after["pending"],
+        "waiting": after["waiting"],
+        "legal": after["actions"],
+        "over": False,
+    }
+    assert after["version"] == data["version"]
+
+
+def test_json_moves_chain_without_reading_legal_json(client, alice, bob):
+    """A program plays on from the answers alone while the game waits on it."""
+    game = start_game(alice, bob)
+    seat = game.waiting_seats[0]
+    client.force_login(users_by_seat(game)[seat])
+    data = {"version": game.version, "waiting": [seat], "legal": [{"type": "roll"}]}
+    moves = 0
+    while data["waiting"] == [seat] and moves < 10:
+        kinds = {a["type"]: a for a in data["legal"]}
+        kind = next(k for k in ("roll", "buy", "end_turn") if k in kinds)
+        response = client.post(act_url(game), {"version": data["version"], "type": kind}, **JSON)
+        assert response.status_code == 200, response.content
+        data = response.json()
+        moves += 1
+    game.refresh_from_db()
+    assert moves >= 2
+    assert data["version"] == game.version
+    assert data["waiting"] == game.waiting_seats
+
+
+def test_a_stale_json_move_is_409_with_the_current_version_and_changes_nothing(client, alice, bob):
+    game = autoplay(start_game(alice, bob), 3)
+    client.force_login(users_by_seat(game)[game.waiting_seats[0]])
+    before = client.get(legal_url(game)).json()
+
+    response = client.post(act_url(game), {"version": game.version - 1, "type": "roll"}, **JSON)
+
+    assert response.status_code == 409
+    assert response.json()["version"] == game.version
+    assert response.json()["error"]
+    assert client.get(legal_url(game)).json() == before
+
+
+@pytest.mark.parametrize(
+    "fields",
+    [{"type": "buy"}, {"type": "no_such_move"}, {"type": "build", "square": "x"}],
+    ids=["illegal", "unknown type", "malformed"],
+)
+def test_an_illegal_or_malformed_json_move_is_400_and_changes_nothing(client, alice, bob, fields):
+    game = start_game(alice, bob)
+    client.force_login(users_by_seat(game)[game.waiting_seats[0]])
+    before = client.get(legal_url(game)).json()
+
+    response = client.post(act_url(game), {"version": game.version, **fields}, **JSON)
+
+    assert response.status_code == 400
+    assert response["Content-Type"] == "application/json"
+    assert response.json()["error"]
+    assert client.get(legal_url(game)).json() == before
+
+
+def test_a_json_move_by_a_non_player_is_refused(client, alice, bob, charlie):
+    game = start_game(alice, bob)
+    private = start_game(alice, bob, private=True, name="Private table")
+    client.force_login(charlie)
+
+    response = client.post(act_url(game), {"version": game.version, "type": "roll"}, **JSON)
+    assert response.status_code == 403
+    assert response.json()["error"]
+    assert client.post(act_url(private), {"version": private.version, "type": "roll"}, **JSON).status_code == 404
+    client.logout()
+    assert client.post(act_url(game), {"version": game.version, "type": "roll"}, **JSON).status_code == 403
+    game.refresh_from_db()
+    assert game.version == 1
+
+
+def test_browsers_and_htmx_still_get_html_from_the_act_endpoint(client, alice, bob):
+    game = start_game(alice, bob)
+    client.force_login(users_by_seat(game)[game.waiting_seats[0]])
+    browser = {"HTTP_ACCEPT": "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8"}
+
+    assert client.post(act_url(game), {"version": 1, "type": "roll"}, **browser).status_code == 302
+    response = client.post(act_url(game), {"version": 1, "type": "roll"}, HTTP_HX_REQUEST="true", **JSON)
+    assert response.status_code == 409
+    assert response["Content-Type"].startswith("text/html")
+
+
+def test_a_json_move_takes_a_bounded_number_of_queries(
+    client, alice, bob, django_assert_max_num_queries
+):
+    game = autoplay(start_game(alice, bob), 40)
+    seat = game.waiting_seats[0]
+    client.force_login(users_by_seat(game)[seat])
+    data = client.get(legal_url(game)).json()
+    move = next(a for a in data["actions"] if a["type"] in ("roll", "end_turn", "decline", "pass"))
+
+    # The session, the user, the game with its table, the seats; in the service's transaction
+    # (savepoint and release) the locked game, the log row, the game row (a move that changes
+    # deeds or players writes their mirrored rows too). Nothing is read again for the answer.
+    with django_assert_max_num_queries(11):
+        response = client.post(act_url(game), {"version": data["version"], **move}, **JSON)
+    assert response.status_code == 200
