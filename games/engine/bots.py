@@ -287,6 +287,71 @@ def _confirm(st: GameState, p: int, kind: str, sq: int) -> dict | None:
 # The strategy bot
 # ---------------------------------------------------------------------------------------------
 
+# The rents table of the last board a strategy bot looked at: (board, owner, level, mortgaged,
+# best rent by owner). Every bot of a game asks about the same board, and each seat's worst rent
+# is the highest rent of the other owners' deeds, so one pass over the board serves all seats
+# (rather than one pass per seat). Checked by list equality (C speed); a pure function of the
+# board, so sharing it between bots and games changes nothing they decide.
+_rent_table: tuple | None = None
+
+
+def _owner_rents(st: GameState) -> list[int]:
+    """The highest rent each seat's deeds may ask on one landing now (utilities at a roll of
+    7): the rules of ``rent_of`` inlined and taken a group at a time, as this is on the hot
+    path."""
+    global _rent_table
+    known = _rent_table
+    owner, level, mortgaged = st.owner, st.level, st.mortgaged
+    if (
+        known is not None
+        and known[0] is st.board
+        and known[1] == owner
+        and known[2] == level
+        and known[3] == mortgaged
+        and len(known[4]) == len(st.players)
+    ):
+        return known[4]
+    info = board_info(st.board.name)
+    rents = info.rents
+    best = [0] * len(st.players)
+    # Plain loops rather than all()/sum() over generators: a generator costs more than the two
+    # to four squares it looks at.
+    for kind, sqs in info.kinded:
+        if kind == "street":
+            o = owner[sqs[0]]
+            if o >= 0:
+                for x in sqs:
+                    if owner[x] != o:
+                        break
+                else:
+                    # The whole group: rents by level, doubled on deeds without buildings.
+                    for x in sqs:
+                        if not mortgaged[x]:
+                            lv = level[x]
+                            r = rents[x][5 if lv == HOTEL else lv] if lv else 2 * rents[x][0]
+                            if r > best[o]:
+                                best[o] = r
+                    continue
+            for x in sqs:
+                o = owner[x]
+                if o >= 0 and not mortgaged[x]:
+                    r = rents[x][0]
+                    if r > best[o]:
+                        best[o] = r
+            continue
+        held = [owner[y] for y in sqs]
+        for x in sqs:
+            o = owner[x]
+            if o < 0 or mortgaged[x]:
+                continue
+            n = held.count(o)
+            r = rents[x][n - 1] if kind == "railroad" else info.multipliers[x][n - 1] * 7
+            if r > best[o]:
+                best[o] = r
+    _rent_table = (st.board, list(owner), list(level), list(mortgaged), best)
+    return best
+
+
 
 class StrategyBot:
     """Plays by value; see the module docstring. Tunables are class attributes."""
@@ -357,61 +422,16 @@ class StrategyBot:
         ]
 
     def max_rent_against(self, st: GameState, p: int) -> int:
-        """The highest rent p may owe on one landing now (utilities at a roll of 7): the rules
-        of ``rent_of`` inlined and taken a group at a time, as this is on the hot path."""
-        info = board_info(st.board.name)
-        owner, level, mortgaged, players = st.owner, st.level, st.mortgaged, st.players
-        rents = info.rents
+        """The highest rent p may owe on one landing now (utilities at a roll of 7): the
+        highest rent any opponent's deed asks, from the board's table of rents by owner."""
+        best = _owner_rents(st)
+        players = st.players
         team = players[p].team
-        best = 0
-        # Plain loops rather than all()/sum() over generators: this runs thousands of times a
-        # game, and a generator costs more than the two to four squares it looks at.
-        for kind, sqs in info.kinded:
-            if kind == "street":
-                o = owner[sqs[0]]
-                if o >= 0:
-                    for x in sqs:
-                        if owner[x] != o:
-                            break
-                    else:
-                        # The whole group: rents by level, doubled on deeds without buildings.
-                        if o == p or (team is not None and players[o].team == team):
-                            continue
-                        for x in sqs:
-                            if not mortgaged[x]:
-                                lv = level[x]
-                                r = rents[x][5 if lv == HOTEL else lv] if lv else 2 * rents[x][0]
-                                if r > best:
-                                    best = r
-                        continue
-                for x in sqs:
-                    o = owner[x]
-                    if (
-                        o < 0
-                        or o == p
-                        or mortgaged[x]
-                        or (team is not None and players[o].team == team)
-                    ):
-                        continue
-                    r = rents[x][0]
-                    if r > best:
-                        best = r
-                continue
-            held = [owner[y] for y in sqs]
-            for x in sqs:
-                o = owner[x]
-                if (
-                    o < 0
-                    or o == p
-                    or mortgaged[x]
-                    or (team is not None and players[o].team == team)
-                ):
-                    continue
-                n = held.count(o)
-                r = rents[x][n - 1] if kind == "railroad" else info.multipliers[x][n - 1] * 7
-                if r > best:
-                    best = r
-        return best
+        top = 0
+        for o, r in enumerate(best):
+            if r > top and o != p and (team is None or players[o].team != team):
+                top = r
+        return top
 
     def reserve(self, st: GameState, p: int) -> int:
         """Cash kept back: a small base plus most of the worst rent it may face. The worst rent
