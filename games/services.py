@@ -550,13 +550,6 @@ def game_timeout(*, game_id: int, now: datetime | None = None) -> int:
     return sub.actions
 
 
-@transaction.atomic
-def game_resign(*, game: Game, user, expected_version: int | None = None) -> Submission:
-    """Surrender (RULES.md 10) from the game page."""
-    version = game.version if expected_version is None else expected_version
-    return game_submit_action(game=game, user=user, action={"type": "surrender"}, expected_version=version)
-
-
 def game_replay(*, record: dict) -> list[GameState]:
     """States after each action of a game record (rules, seed, names, teams, actions)."""
     rules = RuleSet.from_json(record["rules"])

@@ -111,7 +111,7 @@ def _deal(ctx: Ctx) -> None:
     if mode == "two_paid":
         for i in range(2 * n):
             p, sq = i % n, deeds[i]
-            _give_deed(st, sq, p)
+            st.owner[sq] = p
             _pay_bank(ctx, p, ctx.board.price[sq])
             ctx.ev("dealt", p=p, sq=sq, price=ctx.board.price[sq])
     else:
@@ -119,7 +119,7 @@ def _deal(ctx: Ctx) -> None:
         offset = ctx.rng.below(n)
         for i, sq in enumerate(deeds):
             p = (i + offset) % n
-            _give_deed(st, sq, p)
+            st.owner[sq] = p
             ctx.ev("dealt", p=p, sq=sq, price=0)
 
 
@@ -138,10 +138,6 @@ def _roll_for_first(ctx: Ctx) -> int:
 # ---------------------------------------------------------------------------------------------
 # Small helpers over the state
 # ---------------------------------------------------------------------------------------------
-
-def _give_deed(st: GameState, sq: int, p: int) -> None:
-    st.owner[sq] = p
-
 
 def _eff(st: GameState, level: int) -> int:
     """A hotel counts one level above 'houses before hotel' (RULES.md 8)."""
