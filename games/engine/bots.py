@@ -565,10 +565,13 @@ class StrategyBot:
             choice = self._jail(st, p)
             if choice is not None:
                 return choice
-        can_build = st.phase == "roll" or not st.rules.build_before_roll
-        action = self._improve(st, p, can_build)
-        if action is not None:
-            return action
+        # Building and lifting mortgages are weighed once a turn: after the move, with the
+        # turn's income in hand and before the opponents roll, or before the roll where the
+        # rule set allows building only then (RULES.md 1, ``build_before_roll``).
+        if st.phase == ("roll" if st.rules.build_before_roll else "end_turn"):
+            action = self._improve(st, p, True)
+            if action is not None:
+                return action
         if st.phase == "roll":
             offer = self._propose(st, p)
             if offer is not None:

@@ -78,6 +78,8 @@ def test_strategy_builds_evenly_on_a_whole_group(classic_game):
         st.owner[sq] = 0
     st.level[16] = 1
     st.bank_houses -= 1
+    # Classic lets it build any time: it weighs building after its move, not before the roll.
+    assert _choose(StrategyBot(), st, 0)["type"] == "roll"
     st.phase = "end_turn"
     # Evenly (16 already has a house), and the dearer of the bare deeds first.
     assert _choose(StrategyBot(), st, 0) == {"type": "build", "player": 0, "square": 19}
@@ -145,5 +147,6 @@ def test_strategy_sells_a_weak_house_when_the_bank_has_none_left_and_it_is_rich(
     st.level[16] = st.level[18] = st.level[19] = 3
     st.bank_houses = 0
     st.players[0].cash = 100_000
+    st.phase = "end_turn"  # the bot weighs building after its move (classic)
 
     assert _choose(StrategyBot(), st, 0) == {"type": "sell", "player": 0, "square": 3}
