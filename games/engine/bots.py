@@ -22,8 +22,6 @@ options only at the rarer decisions (debts, transferred mortgages, placing a bui
 from __future__ import annotations
 
 from functools import cache
-from itertools import compress
-from operator import ne
 from typing import Any
 
 from .boards import Board, load_board
@@ -78,6 +76,7 @@ class BoardInfo:
         # Owning a whole group is worth its price times this premium (about 2-3).
         self.premium = {g: 1.6 + q / mean for g, q in quality.items()}
         self.build_rank = sorted(self.street_groups, key=lambda g: -quality[g])
+        self.rank = {g: i for i, g in enumerate(self.build_rank)}
         # Hot-path tables: street groups best first, every deed group with its kind, and each
         # square's rents and dice multipliers.
         self.ranked = tuple((g, self.street_groups[g]) for g in self.build_rank)
@@ -87,6 +86,28 @@ class BoardInfo:
         self.rents = tuple(board[sq].rents for sq in range(40))
         self.multipliers = tuple(board[sq].multipliers for sq in range(40))
         self.build_cost = tuple(board[sq].build_cost for sq in range(40))
+        # For the table of the highest rent by owner: each street group's squares with their
+        # rents by level (unimproved doubled, as the whole group asks), each other group's
+        # squares with their rents by the number of the group its owner holds (utilities at
+        # a roll of 7).
+        self.rent_streets = tuple(
+            (sqs, tuple((2 * self.rents[x][0], *self.rents[x][1:]) for x in sqs))
+            for kind, sqs in self.kinded
+            if kind == "street"
+        )
+        self.rent_others = tuple(
+            (
+                sqs,
+                tuple(
+                    self.rents[x]
+                    if kind == "railroad"
+                    else tuple(7 * m for m in self.multipliers[x])
+                    for x in sqs
+                ),
+            )
+            for kind, sqs in self.kinded
+            if kind != "street"
+        )
 
 
 @cache
@@ -229,14 +250,6 @@ def _tradeable(st: GameState, p: int) -> list[int]:
     return out
 
 
-def _changed_for(p: int, owner: list[int], before: list[int], after: list[int]) -> bool:
-    """Whether a level changed on a square that p does not own."""
-    # The squares that changed are found by C-level iterators; usually there are one or two.
-    return any(
-        owner[i] != p for i in compress(range(len(before)), map(ne, before, after))
-    )
-
-
 def _raise_options(st: GameState, p: int) -> tuple[list[dict], list[dict], list[dict]]:
     """The sales, whole-group sales and mortgages ``legal_actions`` lists for p (its free
     actions around p's own debt), found with the engine's own checks square by square: much
@@ -247,11 +260,9 @@ def _raise_options(st: GameState, p: int) -> tuple[list[dict], list[dict], list[
     if _money_timing_error(st, p) is not None:
         return sells, sell_alls, mortgages
     board = st.board
-    owner, level, mortgaged = st.owner, st.level, st.mortgaged
+    level, mortgaged = st.level, st.mortgaged
     seen = set()
-    for sq in board.deeds:
-        if owner[sq] != p:
-            continue
+    for sq in ownership(st).own_of(p):
         if level[sq]:
             if _sell_error(st, p, sq) is None:
                 sells.append({"type": "sell", "player": p, "square": sq})
@@ -312,45 +323,130 @@ def _owner_rents(st: GameState) -> list[int]:
     ):
         return known[4]
     info = board_info(st.board.name)
-    rents = info.rents
     best = [0] * len(st.players)
-    # Plain loops rather than all()/sum() over generators: a generator costs more than the two
-    # to four squares it looks at.
-    for kind, sqs in info.kinded:
-        if kind == "street":
-            o = owner[sqs[0]]
-            if o >= 0:
-                for x in sqs:
-                    if owner[x] != o:
-                        break
-                else:
-                    # The whole group: rents by level, doubled on deeds without buildings.
-                    for x in sqs:
-                        if not mortgaged[x]:
-                            lv = level[x]
-                            r = rents[x][5 if lv == HOTEL else lv] if lv else 2 * rents[x][0]
-                            if r > best[o]:
-                                best[o] = r
-                    continue
+    # Plain loops over the squares rather than all()/sum() over generators: a generator costs
+    # more than the two to four squares it looks at.
+    for sqs, by_level in info.rent_streets:
+        o = owner[sqs[0]]
+        whole = o >= 0
+        if whole:
             for x in sqs:
-                o = owner[x]
-                if o >= 0 and not mortgaged[x]:
-                    r = rents[x][0]
+                if owner[x] != o:
+                    whole = False
+                    break
+        if whole:
+            # The whole group: rents by level, doubled on deeds without buildings.
+            for x, table in zip(sqs, by_level, strict=True):
+                if not mortgaged[x]:
+                    r = table[level[x]]
                     if r > best[o]:
                         best[o] = r
             continue
-        held = [owner[y] for y in sqs]
-        for x in sqs:
+        for x, table in zip(sqs, by_level, strict=True):
             o = owner[x]
+            if o >= 0 and not mortgaged[x]:
+                r = table[0] // 2
+                if r > best[o]:
+                    best[o] = r
+    for sqs, by_count in info.rent_others:
+        held = [owner[y] for y in sqs]
+        for x, table, o in zip(sqs, by_count, held, strict=True):
             if o < 0 or mortgaged[x]:
                 continue
-            n = held.count(o)
-            r = rents[x][n - 1] if kind == "railroad" else info.multipliers[x][n - 1] * 7
+            r = table[held.count(o) - 1]
             if r > best[o]:
                 best[o] = r
     _rent_table = (st.board, list(owner), list(level), list(mortgaged), best)
     return best
 
+
+
+class Ownership:
+    """What the deeds' owners alone say about every seat: the deeds each holds, its whole
+    street groups (best first) and the groups a trade could complete, as (holder, missing):
+    those where it holds at least half and one other player all the rest."""
+
+    __slots__ = ("board", "full", "own", "owner", "values", "wanted")
+
+    def __init__(self, st: GameState):
+        info = board_info(st.board.name)
+        owner = st.owner
+        n = len(st.players)
+        self.board = st.board
+        self.owner = list(owner)
+        self.own: list[list[int] | None] = [None] * n  # filled in when asked (``own_of``)
+        self.full: list[list[str]] = [[] for _ in range(n)]
+        self.wanted: list[list[tuple[int, list[int]]]] = [[] for _ in range(n)]
+        # Deed values worked out under these owners (StrategyBot.deed_value).
+        self.values: dict[tuple[int, int, bool], float] = {}
+        full, wanted = self.full, self.wanted
+        # Two- and three-deed groups (nearly all) are settled by comparing their holders.
+        for g, sqs in info.ranked:
+            size = len(sqs)
+            if size == 2:
+                a, b = owner[sqs[0]], owner[sqs[1]]
+                if a == b:
+                    if a >= 0:
+                        full[a].append(g)
+                elif a >= 0 and b >= 0:
+                    wanted[a].append((b, [sqs[1]]))
+                    wanted[b].append((a, [sqs[0]]))
+                continue
+            if size == 3:
+                x, y, z = sqs
+                a, b, c = owner[x], owner[y], owner[z]
+                if a == b:
+                    if a == c:
+                        if a >= 0:
+                            full[a].append(g)
+                    elif a >= 0 and c >= 0:
+                        wanted[a].append((c, [z]))
+                elif a == c:
+                    if a >= 0 and b >= 0:
+                        wanted[a].append((b, [y]))
+                elif b == c and b >= 0 and a >= 0:
+                    wanted[b].append((a, [x]))
+                continue
+            holders = [owner[x] for x in sqs]
+            for o in set(holders):
+                if o < 0:
+                    continue
+                mine = holders.count(o)
+                if mine == size:
+                    full[o].append(g)
+                elif 2 * mine >= size:
+                    missing = [x for x in sqs if owner[x] != o]
+                    q = owner[missing[0]]
+                    if q != NO_OWNER and holders.count(q) == len(missing):
+                        wanted[o].append((q, missing))
+
+
+    def own_of(self, p: int) -> list[int]:
+        """The deeds p holds."""
+        deeds = self.own[p]
+        if deeds is None:
+            owner = self.owner
+            deeds = self.own[p] = [sq for sq in self.board.deeds if owner[sq] == p]
+        return deeds
+
+
+# The ownership view of the last board a strategy bot looked at. Like the rents table, one view
+# serves every seat (deeds change hands far less often than seats decide), and it is a pure
+# function of the owners, so sharing it between bots and games changes nothing they decide.
+_ownership: Ownership | None = None
+
+
+def ownership(st: GameState) -> Ownership:
+    global _ownership
+    view = _ownership
+    if (
+        view is None
+        or view.board is not st.board
+        or view.owner != st.owner
+        or len(view.own) != len(st.players)
+    ):
+        view = _ownership = Ownership(st)
+    return view
 
 
 class StrategyBot:
@@ -366,14 +462,11 @@ class StrategyBot:
         # Memory is only an optimisation: a fresh bot per decision (as the site makes them)
         # plays the same, bar repeating a refused offer sooner.
         self._offers: dict[tuple, int] = {}
-        self._holdings_key: Any = None
-        self._holdings: Any = None
-        self._rents: dict[int, tuple] = {}  # seat -> (owners, levels, mortgages, max rent)
+        self._propose_idle: Any = None  # (seat, owners, levels, round when an offer is due)
+        self._reserves: dict[int, tuple] = {}  # seat -> (turn, owners, reserve)
         self._idle: Any = None
         self._idle_upto: float = 0
-        self._value_key: Any = None
         self._gain_memo: dict | None = None  # set only while _price_offer runs
-        self._value = 0.0
 
     # -- entry point ---------------------------------------------------------------------------
     def choose(self, state: GameState, seat: int, rng) -> dict:
@@ -434,52 +527,21 @@ class StrategyBot:
         return top
 
     def reserve(self, st: GameState, p: int) -> int:
-        """Cash kept back: a small base plus most of the worst rent it may face. The worst rent
-        changes only with the deeds' owners, buildings and mortgages, so it is remembered."""
-        owner, level = st.owner, st.level
-        known = self._rents.get(p)
-        if (
-            known is None
-            or known[0] != owner
-            or known[2] != st.mortgaged
-            or (known[1] != level and _changed_for(p, owner, known[1], level))
-        ):
-            # Something of the opponents changed (p's own buildings do not change what p may
-            # owe, so a run of builds does not work the rent out again each time).
-            rent = self.max_rent_against(st, p)
-            self._rents[p] = (list(owner), list(level), list(st.mortgaged), rent)
-        else:
-            rent = known[3]
-            if known[1] != level:
-                # Only p's own buildings changed: remember them, so the next call takes the
-                # cheap equality path again (copying the lists at every call costs more).
-                self._rents[p] = (known[0], list(level), known[2], rent)
-        return st.rules.start_cash // 20 + (rent * 3) // 4
+        """Cash kept back: a small base plus most of the worst rent it may face. The bot sizes
+        it once a turn (and again when deeds change hands): what the opponents build or
+        mortgage during the turn counts from the next one."""
+        known = self._reserves.get(p)
+        if known is not None and known[0] is st.turn and known[1] == st.owner:
+            return known[2]
+        value = st.rules.start_cash // 20 + (self.max_rent_against(st, p) * 3) // 4
+        self._reserves[p] = (st.turn, list(st.owner), value)
+        return value
 
     def holdings(self, st: GameState, p: int) -> tuple[list[str], list[tuple[int, list[int]]]]:
-        """p's whole street groups (best first) and the groups a trade could complete: those
-        where p holds at least half and one other player all the rest, as (holder, missing).
-        Remembered until the deeds change hands."""
-        key = self._holdings_key
-        if key is not None and key[0] == p and key[1] is st.board and key[2] == st.owner:
-            return self._holdings
-        info = board_info(st.board.name)
-        owner = st.owner
-        full, wanted = [], []
-        for g, sqs in info.ranked:
-            mine = 0
-            for x in sqs:  # (a loop: cheaper than sum() over a generator for 2-4 squares)
-                if owner[x] == p:
-                    mine += 1
-            if mine == len(sqs):
-                full.append(g)
-            elif mine and 2 * mine >= len(sqs):
-                missing = [x for x in sqs if owner[x] != p]
-                q = owner[missing[0]]
-                if q != NO_OWNER and all(owner[x] == q for x in missing):
-                    wanted.append((q, missing))
-        self._holdings_key, self._holdings = (p, st.board, list(owner)), (full, wanted)
-        return full, wanted
+        """p's whole street groups (best first) and the groups a trade could complete (see
+        ``Ownership``). The lists are shared: read them, never change them."""
+        view = ownership(st)
+        return view.full[p], view.wanted[p]
 
     def group_value(
         self, st: GameState, info: BoardInfo, g: str, held: int, size: int, price: int
@@ -520,41 +582,43 @@ class StrategyBot:
 
     def deed_value(self, st: GameState, p: int, sq: int) -> float:
         """What gaining deed sq is worth to p: its value in p's hands, plus half of what it
-        would be worth to an opponent who needs it to complete a group (blocking). Remembered
-        for the last deed asked about, as an auction asks again at every bid."""
-        key = self._value_key
-        if (
-            key is not None
-            and key[0] == p
-            and key[1] == sq
-            and key[2] == st.owner
-            and key[3] == st.mortgaged
-        ):
-            return self._value
-        value = self._deed_value(st, p, sq)
-        self._value_key, self._value = (p, sq, list(st.owner), list(st.mortgaged)), value
+        would be worth to an opponent who needs it to complete a group (blocking). It depends
+        on the deeds' owners and on whether sq is mortgaged alone, so it is remembered with
+        the ownership view (auctions ask again at every bid, debts for every deed)."""
+        view = ownership(st)
+        key = (p, sq, st.mortgaged[sq])
+        value = view.values.get(key)
+        if value is None:
+            value = view.values[key] = self._deed_value(st, p, sq)
         return value
 
     def _deed_value(self, st: GameState, p: int, sq: int) -> float:
         info = board_info(st.board.name)
         g = info.group_name[sq]
-        owner = list(st.owner)
-        owner[sq] = NO_OWNER
-        before = self.holding_value(st, p, owner, (g,))
-        owner[sq] = p
-        gain = self.holding_value(st, p, owner, (g,)) - before
-        block = 0.0
         sqs = info.groups[g]
-        holders = [st.owner[x] for x in sqs]  # (counted with list.count, not a generator)
+        size = len(sqs)
+        owner, price = st.owner, st.board.price
+        lift = unmortgage_cost(st, sq) if st.mortgaged[sq] else 0
+
+        def gain_for(q: int) -> float:
+            """What sq adds to q's holding of the group (its other deeds as they are)."""
+            held = worth = 0
+            for x in sqs:
+                if x != sq and owner[x] == q:
+                    held += 1
+                    worth += price[x]
+            return (
+                self.group_value(st, info, g, held + 1, size, worth + price[sq])
+                - self.group_value(st, info, g, held, size, worth)
+                - lift
+            )
+
+        block = 0.0
+        holders = [owner[x] for x in sqs]  # (counted with list.count, not a generator)
         for q in self._opponents(st, p):
-            if holders.count(q) == len(sqs) - 1:
-                owner[sq] = NO_OWNER
-                b = self.holding_value(st, q, owner, (g,))
-                owner[sq] = q
-                block = max(
-                    block, (self.holding_value(st, q, owner, (g,)) - b - st.board.price[sq]) / 2
-                )
-        return gain + max(0.0, block)
+            if holders.count(q) == size - 1:
+                block = max(block, (gain_for(q) - price[sq]) / 2)
+        return gain_for(p) + max(0.0, block)
 
     # -- the turn ------------------------------------------------------------------------------
     def _own_turn(self, st: GameState, p: int, rng) -> dict:
@@ -634,13 +698,10 @@ class StrategyBot:
 
     def _improvement(self, st: GameState, p: int, build: bool) -> dict | None:
         info = board_info(st.board.name)
-        owner, mortgaged = st.owner, st.mortgaged
-        mortgages = (
-            [sq for sq in info.deeds if mortgaged[sq] and owner[sq] == p]
-            if True in mortgaged
-            else ()
-        )
-        full = self.holdings(st, p)[0]
+        mortgaged = st.mortgaged
+        view = ownership(st)
+        mortgages = [sq for sq in view.own_of(p) if mortgaged[sq]] if True in mortgaged else ()
+        full = view.full[p]
         if not mortgages and not (build and full):
             self._idle_upto = _ANY_CASH  # nothing to lift or build on, whatever the cash
             return None
@@ -805,13 +866,12 @@ class StrategyBot:
         board = st.board
         info = board_info(board.name)
         sells, sell_alls, mortgages = _raise_options(st, p)
-        rank = {g: i for i, g in enumerate(info.build_rank)}
+        rank = info.rank
+        full = ownership(st).full[p]
 
         def idle(a: dict) -> bool:
-            sq = a["square"]
-            return (
-                not all(st.owner[x] == p for x in board.group_of[sq]) or board.kind[sq] != "street"
-            )
+            """Not on a whole street group."""
+            return info.group_name[a["square"]] not in full
 
         def cheap_mortgage(options: list[dict]) -> dict:
             return min(options, key=lambda a: (self.deed_value(st, p, a["square"]), a["square"]))
@@ -835,16 +895,22 @@ class StrategyBot:
         return {"type": "surrender", "player": p}
 
     def _transfer(self, st: GameState, p: int) -> dict:
-        acts = legal_actions(st, p)
+        """Lift a transferred mortgage (the first that leaves the reserve intact), else keep
+        the first mortgaged: the transfers stacked for p, read as ``legal_actions`` lists them."""
+        squares = []
+        for f in reversed(st.stack):
+            if f["k"] != "mortgage_transfer" or f["p"] != p:
+                break
+            squares.append(f["sq"])
+        if not squares:
+            return next(a for a in legal_actions(st, p) if a["type"] != "surrender")
         reserve = self.reserve(st, p)
         cash = st.players[p].cash
-        for a in acts:
-            if a["type"] == "unmortgage" and cash - unmortgage_cost(st, a["square"]) >= reserve:
-                return a
-        for a in acts:
-            if a["type"] == "keep_mortgaged":
-                return a
-        return next(a for a in acts if a["type"] != "surrender")
+        for sq in squares:
+            cost = unmortgage_cost(st, sq)
+            if cash >= cost and cash - cost >= reserve:
+                return {"type": "unmortgage", "player": p, "square": sq}
+        return {"type": "keep_mortgaged", "player": p, "square": squares[0]}
 
     def _casino(self, st: GameState, p: int, rng) -> dict:
         """Stake on three numbers (even money plus a chance at the pool) only when cash-rich."""
@@ -931,7 +997,12 @@ class StrategyBot:
         them = worth[2] - worth[3] - cash
         if st.teammates(p, partner):
             return me + them
-        rivals = max(1, len(self._opponents(st, p)))
+        rivals = 0
+        team = st.players[p].team
+        for q, pl in enumerate(st.players):  # (self._opponents counted, without the list)
+            if q != p and not pl.bankrupt and (team is None or pl.team != team):
+                rivals += 1
+        rivals = max(1, rivals)
         # Cash below the reserve is worth more than its face value.
         short = self.reserve(st, p) - (st.players[p].cash + cash)
         penalty = max(0, short) * 0.5
@@ -957,14 +1028,29 @@ class StrategyBot:
         wanted = self.holdings(st, p)[1]
         if not wanted:
             return None
+        # Nothing to offer last time, with the same deeds and buildings, and no offer due again
+        # before round ``idle[3]``: nothing now either.
+        idle = self._propose_idle
+        if (
+            idle is not None
+            and st.round < idle[3]
+            and idle[0] == p
+            and idle[1] == st.owner
+            and idle[2] == st.level
+        ):
+            return None
         info = board_info(st.board.name)
         level = st.level
         limit = tradeable = None
+        due = _ANY_CASH  # the first round in which a skipped offer may be looked at again
         for q, missing in wanted:
             if st.players[q].bankrupt or any(level[x] for x in info.group_of[missing[0]]):
                 continue
             sig = (q, tuple(missing))
-            if st.round < self._offers.get(sig, -1000) + self.retry_offer_rounds:
+            again = self._offers.get(sig, -1000) + self.retry_offer_rounds
+            if st.round < again:
+                if again < due:
+                    due = again
                 continue
             if limit is None:
                 limit = st.players[p].cash - self.reserve(st, p)
@@ -974,8 +1060,10 @@ class StrategyBot:
             # Found or not, this offer waits a few rounds before it is looked at again.
             self._offers[sig] = st.round
             if t is None:
+                due = min(due, st.round + self.retry_offer_rounds)
                 continue
             return {"type": "propose", "player": p, "to": q, "give": t["give"], "take": t["take"]}
+        self._propose_idle = (p, list(st.owner), list(level), due)
         return None
 
     def _price_offer(
