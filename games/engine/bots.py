@@ -22,6 +22,8 @@ options only at the rarer decisions (debts, transferred mortgages, placing a bui
 from __future__ import annotations
 
 from functools import cache
+from itertools import compress
+from operator import ne
 from typing import Any
 
 from .boards import Board, load_board
@@ -86,28 +88,30 @@ class BoardInfo:
         self.rents = tuple(board[sq].rents for sq in range(40))
         self.multipliers = tuple(board[sq].multipliers for sq in range(40))
         self.build_cost = tuple(board[sq].build_cost for sq in range(40))
-        # For the table of the highest rent by owner: each street group's squares with their
-        # rents by level (unimproved doubled, as the whole group asks), each other group's
-        # squares with their rents by the number of the group its owner holds (utilities at
-        # a roll of 7).
-        self.rent_streets = tuple(
-            (sqs, tuple((2 * self.rents[x][0], *self.rents[x][1:]) for x in sqs))
-            for kind, sqs in self.kinded
-            if kind == "street"
-        )
-        self.rent_others = tuple(
+        # For the table of the highest rent by owner (``RentTable``), every deed group as
+        # (streets?, squares, rent tables): a street's rents by level (unimproved doubled, as
+        # the whole group asks), another deed's rents by how many of the group its owner holds
+        # (utilities at a roll of 7); and each square's group in that list (-1: none).
+        self.rent_groups = tuple(
             (
+                kind == "street",
                 sqs,
                 tuple(
-                    self.rents[x]
+                    (2 * self.rents[x][0], *self.rents[x][1:])
+                    if kind == "street"
+                    else self.rents[x]
                     if kind == "railroad"
                     else tuple(7 * m for m in self.multipliers[x])
                     for x in sqs
                 ),
             )
             for kind, sqs in self.kinded
-            if kind != "street"
         )
+        index = [-1] * 40
+        for gi, (_, sqs, _) in enumerate(self.rent_groups):
+            for x in sqs:
+                index[x] = gi
+        self.rent_group_index = tuple(index)
 
 
 @cache
@@ -298,67 +302,105 @@ def _confirm(st: GameState, p: int, kind: str, sq: int) -> dict | None:
 # The strategy bot
 # ---------------------------------------------------------------------------------------------
 
-# The rents table of the last board a strategy bot looked at: (board, owner, level, mortgaged,
-# best rent by owner). Every bot of a game asks about the same board, and each seat's worst rent
-# is the highest rent of the other owners' deeds, so one pass over the board serves all seats
-# (rather than one pass per seat). Checked by list equality (C speed); a pure function of the
-# board, so sharing it between bots and games changes nothing they decide.
-_rent_table: tuple | None = None
-
-
-def _owner_rents(st: GameState) -> list[int]:
-    """The highest rent each seat's deeds may ask on one landing now (utilities at a roll of
-    7): the rules of ``rent_of`` inlined and taken a group at a time, as this is on the hot
-    path."""
-    global _rent_table
-    known = _rent_table
-    owner, level, mortgaged = st.owner, st.level, st.mortgaged
-    if (
-        known is not None
-        and known[0] is st.board
-        and known[1] == owner
-        and known[2] == level
-        and known[3] == mortgaged
-        and len(known[4]) == len(st.players)
-    ):
-        return known[4]
-    info = board_info(st.board.name)
-    best = [0] * len(st.players)
-    # Plain loops over the squares rather than all()/sum() over generators: a generator costs
-    # more than the two to four squares it looks at.
-    for sqs, by_level in info.rent_streets:
+def _group_rents(
+    rent_group: tuple, owner: list[int], level: list[int], mortgaged: list[bool]
+) -> list[tuple[int, int]]:
+    """The highest rent each owner's deeds of one group may ask, as [(owner, rent), ...]: the
+    rules of ``rent_of`` inlined (utilities at a roll of 7)."""
+    street, sqs, tables = rent_group
+    out = []
+    if street:
         o = owner[sqs[0]]
         whole = o >= 0
         if whole:
-            for x in sqs:
+            for x in sqs:  # (a loop: cheaper than all() over a generator for 2-4 squares)
                 if owner[x] != o:
                     whole = False
                     break
         if whole:
             # The whole group: rents by level, doubled on deeds without buildings.
-            for x, table in zip(sqs, by_level, strict=True):
+            top = 0
+            for x, table in zip(sqs, tables, strict=True):
                 if not mortgaged[x]:
                     r = table[level[x]]
-                    if r > best[o]:
-                        best[o] = r
-            continue
-        for x, table in zip(sqs, by_level, strict=True):
+                    if r > top:
+                        top = r
+            if top:
+                out.append((o, top))
+            return out
+        for x, table in zip(sqs, tables, strict=True):
             o = owner[x]
             if o >= 0 and not mortgaged[x]:
-                r = table[0] // 2
+                out.append((o, table[0] // 2))
+        return out
+    held = [owner[y] for y in sqs]
+    for x, table, o in zip(sqs, tables, held, strict=True):
+        if o >= 0 and not mortgaged[x]:
+            out.append((o, table[held.count(o) - 1]))
+    return out
+
+
+class RentTable:
+    """The highest rent each seat's deeds may ask on one landing, worked out a group at a
+    time from the owners, buildings and mortgages it was last given: when they change, only
+    the groups of the squares that changed are worked out again."""
+
+    __slots__ = ("best", "board", "by_group", "level", "mortgaged", "owner")
+
+    def __init__(self, st: GameState):
+        info = board_info(st.board.name)
+        self.board = st.board
+        self.owner, self.level, self.mortgaged = list(st.owner), list(st.level), list(st.mortgaged)
+        self.by_group = [
+            _group_rents(g, st.owner, st.level, st.mortgaged) for g in info.rent_groups
+        ]
+        self.best = self._combine(len(st.players))
+
+    def _combine(self, n: int) -> list[int]:
+        best = [0] * n
+        for pairs in self.by_group:
+            for o, r in pairs:
                 if r > best[o]:
                     best[o] = r
-    for sqs, by_count in info.rent_others:
-        held = [owner[y] for y in sqs]
-        for x, table, o in zip(sqs, by_count, held, strict=True):
-            if o < 0 or mortgaged[x]:
-                continue
-            r = table[held.count(o) - 1]
-            if r > best[o]:
-                best[o] = r
-    _rent_table = (st.board, list(owner), list(level), list(mortgaged), best)
-    return best
+        return best
 
+    def update(self, st: GameState) -> None:
+        info = board_info(st.board.name)
+        owner, level, mortgaged = st.owner, st.level, st.mortgaged
+        changed: set[int] = set()
+        # The squares that changed, found by C-level iterators (usually one or two).
+        if self.owner != owner:
+            changed.update(compress(range(40), map(ne, self.owner, owner)))
+            self.owner = list(owner)
+        if self.level != level:
+            changed.update(compress(range(40), map(ne, self.level, level)))
+            self.level = list(level)
+        if self.mortgaged != mortgaged:
+            changed.update(compress(range(40), map(ne, self.mortgaged, mortgaged)))
+            self.mortgaged = list(mortgaged)
+        group_of = info.rent_group_index
+        for gi in {group_of[sq] for sq in changed}:
+            if gi >= 0:
+                self.by_group[gi] = _group_rents(info.rent_groups[gi], owner, level, mortgaged)
+        self.best = self._combine(len(st.players))
+
+
+# The rents table of the last board a strategy bot looked at. Every bot of a game asks about the
+# same board, and each seat's worst rent is the highest rent of the other owners' deeds, so one
+# table serves all seats (rather than one pass per seat). A pure function of the board, so
+# sharing it between bots and games changes nothing they decide.
+_rent_table: RentTable | None = None
+
+
+def _owner_rents(st: GameState) -> list[int]:
+    """The highest rent each seat's deeds may ask on one landing now (see ``RentTable``)."""
+    global _rent_table
+    table = _rent_table
+    if table is None or table.board is not st.board or len(table.best) != len(st.players):
+        table = _rent_table = RentTable(st)
+    elif table.owner != st.owner or table.level != st.level or table.mortgaged != st.mortgaged:
+        table.update(st)
+    return table.best
 
 
 class Ownership:
@@ -461,7 +503,7 @@ class StrategyBot:
     def __init__(self) -> None:
         # Memory is only an optimisation: a fresh bot per decision (as the site makes them)
         # plays the same, bar repeating a refused offer sooner.
-        self._offers: dict[tuple, int] = {}
+        self._offers: dict[tuple, tuple] = {}  # (partner, deeds) -> (round, ownership, budget)
         self._propose_idle: Any = None  # (seat, owners, levels, round when an offer is due)
         self._reserves: dict[int, tuple] = {}  # seat -> (turn, owners, reserve)
         self._idle: Any = None
@@ -1022,10 +1064,12 @@ class StrategyBot:
     def _propose(self, st: GameState, p: int) -> dict | None:
         """Offer cash, and where it helps a deed the partner wants, for the deeds that would
         complete one of p's groups. Only offers p gains from and the partner should accept by
-        the same valuation; at most one per turn; an offer is not repeated for a few rounds."""
+        the same valuation; at most one per turn; an offer is not repeated for a few rounds,
+        nor until deeds change hands or p has more to spend."""
         if st.turn["proposals"] >= self.proposals_per_turn:
             return None
-        wanted = self.holdings(st, p)[1]
+        view = ownership(st)
+        wanted = view.wanted[p]
         if not wanted:
             return None
         # Nothing to offer last time, with the same deeds and buildings, and no offer due again
@@ -1047,18 +1091,24 @@ class StrategyBot:
             if st.players[q].bankrupt or any(level[x] for x in info.group_of[missing[0]]):
                 continue
             sig = (q, tuple(missing))
-            again = self._offers.get(sig, -1000) + self.retry_offer_rounds
-            if st.round < again:
-                if again < due:
-                    due = again
-                continue
+            last = self._offers.get(sig)
+            if last is not None:
+                again = last[0] + self.retry_offer_rounds
+                if st.round < again:
+                    if again < due:
+                        due = again
+                    continue
             if limit is None:
                 limit = st.players[p].cash - self.reserve(st, p)
+            if last is not None and last[1] is view and limit <= last[2]:
+                # No offer was found with these deeds and as much to spend or more: none now.
+                continue
+            if tradeable is None:
                 # Below the reserve no amount of cash can be offered, and so no deed either.
                 tradeable = _tradeable(st, p) if limit >= 0 else []
             t = self._price_offer(st, p, q, missing, limit, tradeable)
             # Found or not, this offer waits a few rounds before it is looked at again.
-            self._offers[sig] = st.round
+            self._offers[sig] = (st.round, view, limit)
             if t is None:
                 due = min(due, st.round + self.retry_offer_rounds)
                 continue

@@ -150,3 +150,31 @@ def test_strategy_sells_a_weak_house_when_the_bank_has_none_left_and_it_is_rich(
     st.phase = "end_turn"  # the bot weighs building after its move (classic)
 
     assert _choose(StrategyBot(), st, 0) == {"type": "sell", "player": 0, "square": 3}
+
+
+def test_the_shared_tables_follow_the_board_through_whole_games():
+    # The strategy bot's rents table is updated a group at a time and its ownership view is
+    # shared by every seat: after every action both must equal what the rules say afresh.
+    from games.engine.bots import _owner_rents, make_bot, ownership
+    from games.engine.rules import rent_of
+    from games.engine.ruleset import RuleSet
+    from games.engine.simulate import play_game
+
+    def check(st, action):
+        best = _owner_rents(st)
+        for o in range(len(st.players)):
+            rents = [
+                rent_of(st, sq, 7)
+                for sq in st.board.deeds
+                if st.owner[sq] == o and not st.mortgaged[sq]
+            ]
+            assert best[o] == max(rents, default=0), (o, action)
+        view = ownership(st)
+        for o in range(len(st.players)):
+            assert view.own_of(o) == [sq for sq in st.board.deeds if st.owner[sq] == o]
+            for g in view.full[o]:
+                assert all(st.owner[x] == o for x in st.board.groups[g])
+
+    for preset, seed in (("classic", 11), ("world-classic", 12)):
+        bots = [make_bot("strategy"), make_bot("random"), make_bot("strategy"), make_bot("random")]
+        play_game(RuleSet.build(preset), bots, seed, on_action=check)
