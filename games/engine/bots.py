@@ -21,9 +21,10 @@ options only at the rarer decisions (debts, transferred mortgages, placing a bui
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import cache
 from itertools import compress
-from operator import ne
+from operator import itemgetter, ne
 from typing import Any
 
 from .boards import Board, load_board
@@ -79,6 +80,12 @@ class BoardInfo:
         self.premium = {g: 1.6 + q / mean for g, q in quality.items()}
         self.build_rank = sorted(self.street_groups, key=lambda g: -quality[g])
         self.rank = {g: i for i, g in enumerate(self.build_rank)}
+        # Each street group's deeds, dearest first (the first of equals first), with a getter
+        # of their entries in a per-square list (levels, mortgages) in that order.
+        self.build_order = {}
+        for g, sqs in self.street_groups.items():
+            order = tuple(sorted(sqs, key=lambda x: (-board.price[x], sqs.index(x))))
+            self.build_order[g] = (order, itemgetter(*order) if len(order) > 1 else _one(order[0]))
         # Hot-path tables: street groups best first, every deed group with its kind, and each
         # square's rents and dice multipliers.
         self.ranked = tuple((g, self.street_groups[g]) for g in self.build_rank)
@@ -112,6 +119,11 @@ class BoardInfo:
             for x in sqs:
                 index[x] = gi
         self.rent_group_index = tuple(index)
+
+
+def _one(sq: int) -> Callable[[list], tuple]:
+    """``itemgetter`` for one square, returning a 1-tuple like the getters of several."""
+    return lambda values: (values[sq],)
 
 
 @cache
@@ -798,23 +810,30 @@ class StrategyBot:
         and a building in the bank. The engine's own checks (even building, builds per turn)
         are mirrored here, and ``_confirm`` has the last word."""
         info = board_info(st.board.name)
-        level, mortgaged, price = st.level, st.mortgaged, st.board.price
+        level, mortgaged = st.level, st.mortgaged
         rules = st.rules
         hbh = rules.houses_before_hotel
         limit = rules.builds_per_turn
+        builds = st.turn["builds"]
         for g in full:
-            sqs = info.street_groups[g]
-            if True in [mortgaged[x] for x in sqs]:  # (any() over a generator costs more)
+            order, get = info.build_order[g]
+            if True in get(mortgaged):
                 continue
-            if limit is not None and st.turn["builds"].get(g, 0) >= limit:
+            if limit is not None and builds.get(g, 0) >= limit:
                 continue
-            # The lowest deed (a hotel counts above hbh houses), the dearer first on a tie, the
-            # first of equals: min() with a key, written out as this runs at every turn.
-            sq, low, top = -1, 0, 0
-            for x in sqs:
-                lx = hbh + 1 if level[x] == HOTEL else level[x]
-                if sq < 0 or lx < low or (lx == low and price[x] > top):
-                    sq, low, top = x, lx, price[x]
+            # The lowest deed, the dearer first on a tie, the first of equals: the group's
+            # deeds stand dearest first, so it is the first with the lowest level (a hotel
+            # counts above hbh houses).
+            levels = get(level)
+            if hbh + 1 == HOTEL:
+                low = min(levels)
+                sq = order[levels.index(low)]
+            else:
+                sq, low = -1, 0
+                for x, lv in zip(order, levels, strict=True):
+                    lx = hbh + 1 if lv == HOTEL else lv
+                    if sq < 0 or lx < low:
+                        sq, low = x, lx
             lv = level[sq]
             if (
                 lv == HOTEL
@@ -823,7 +842,8 @@ class StrategyBot:
             ):
                 continue
             if lv >= hbh:
-                if st.bank_hotels == 0 or any(level[x] < hbh for x in sqs):
+                # (A hotel needs hbh houses on every deed: sq is the lowest, so they have.)
+                if st.bank_hotels == 0:
                     continue
             elif st.bank_houses == 0:
                 continue
