@@ -1471,7 +1471,8 @@ def _require_turn(st: GameState, p: int, phase: str) -> None:
 
 def _act_roll(ctx: Ctx, p: int, a: dict) -> None:
     st = ctx.state
-    _require_turn(st, p, "roll")
+    if p != st.current or st.stack or st.phase != "roll":
+        _require_turn(st, p, "roll")  # raises, with the reason
     _do_roll(ctx, p)
 
 
@@ -1483,7 +1484,7 @@ def _do_roll(ctx: Ctx, p: int) -> None:
     turn["rolled"] = True
     if pl.in_jail:
         # RULES.md 7: a try for doubles (the speed die is not thrown from jail).
-        d1, d2 = rng.die(), rng.die()
+        d1, d2 = rng.dice()
         turn["dice"] = st.last_dice = [d1, d2]
         ctx.ev("roll", p=p, dice=[d1, d2], jail=True)
         st.phase = "end_turn"
@@ -1503,14 +1504,18 @@ def _do_roll(ctx: Ctx, p: int) -> None:
                            "pot": True}, {"k": "move", "p": p, "steps": d1 + d2})
         return
     sdr = ctx.rules.speed_die_from_round
-    d1, d2 = rng.die(), rng.die()
-    speed = rng.speed_die() if sdr is not None and st.round >= sdr else None
-    turn["dice"] = [d1, d2]
-    st.last_dice = [d1, d2] if speed is None else [d1, d2, speed]
-    doubles = d1 == d2
-    triple = doubles and speed == d1
+    d1, d2 = rng.dice()
+    if sdr is None or st.round < sdr:
+        speed = None
+        turn["dice"] = st.last_dice = [d1, d2]  # (one list: neither is ever changed in place)
+    else:
+        speed = rng.speed_die()
+        turn["dice"] = [d1, d2]
+        st.last_dice = [d1, d2, speed]
     if ctx.events is not None:  # (hot path: skip building the record's fields)
         ctx.ev("roll", p=p, dice=list(st.last_dice))
+    doubles = d1 == d2
+    triple = doubles and speed == d1
     if triple:
         doubles = False  # RULES.md 11: a triple is not doubles
     if doubles:
@@ -1520,18 +1525,20 @@ def _do_roll(ctx: Ctx, p: int) -> None:
             _send_to_jail(ctx, p)
             return
     st.phase = "roll" if doubles else "end_turn"
-    if triple:
-        st.stack.append({"k": "teleport", "p": p, "default": (pl.pos + d1 + d2 + speed) % 40})
-        return
-    if speed == "bus":
-        st.stack.append({"k": "bus", "p": p, "dice": [d1, d2]})
-        return
-    steps = d1 + d2 + (speed if isinstance(speed, int) else 0)
-    if speed == "m1":
-        st.stack.append({"k": "m1", "p": p})
-        _advance(ctx, p, steps)
-        st.stack.append({"k": "land", "p": p})  # the square first, then the M1 move
-        return
+    steps = d1 + d2
+    if speed is not None:
+        if triple:
+            st.stack.append({"k": "teleport", "p": p, "default": (pl.pos + steps + speed) % 40})
+            return
+        if speed == "bus":
+            st.stack.append({"k": "bus", "p": p, "dice": [d1, d2]})
+            return
+        if speed == "m1":
+            st.stack.append({"k": "m1", "p": p})
+            _advance(ctx, p, steps)
+            st.stack.append({"k": "land", "p": p})  # the square first, then the M1 move
+            return
+        steps += speed
     _advance(ctx, p, steps)
     # Nothing is stacked (a roll needs an empty stack): resolve the square now, as _run would
     # at once; skipping the land frame matters on this, the most common action.
