@@ -47,6 +47,8 @@ class Ctx:
         self.board = state.board
 
     def ev(self, kind: str, **fields: Any) -> None:
+        # The frequent events' call sites test ``ctx.events is not None`` first: without events
+        # (simulations, replays) that skips building the keyword arguments.
         if self.events is not None:
             fields["e"] = kind
             self.events.append(fields)
@@ -314,7 +316,8 @@ def _settle(ctx: Ctx, payer: int, to: int, amount: int, why: str, pot: bool, cut
         st.players[payer].cash -= amount
         st.players[to].cash += amount - cut
         st.bank += cut
-    ctx.ev("pay", p=payer, to=to, amount=amount, why=why, tax=cut)
+    if ctx.events is not None:
+        ctx.ev("pay", p=payer, to=to, amount=amount, why=why, tax=cut)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -477,7 +480,8 @@ def _land(ctx: Ctx, p: int, mode: str | None) -> None:
         rent = rent_of(st, pos, dice_total, mode)
         rate = rent_tax_rate(st)
         cut = _ceil_div(rent * rate, 100) if rate else 0
-        ctx.ev("rent", p=p, owner=owner, sq=pos, amount=rent, tax=cut)
+        if ctx.events is not None:
+            ctx.ev("rent", p=p, owner=owner, sq=pos, amount=rent, tax=cut)
         _charge(ctx, p, owner, rent, "rent", cut=cut)
         return
     if kind in ("chance", "chest", "luck"):
@@ -532,7 +536,8 @@ def _draw(ctx: Ctx, p: int, deck: str) -> None:
         ctx.ev("deck_empty", p=p, deck=deck)
         return
     cid = pile.pop(0)
-    ctx.ev("card", p=p, card=cid)
+    if ctx.events is not None:
+        ctx.ev("card", p=p, card=cid)
     if cid in JAIL_CARDS:
         st.players[p].jail_cards.append(cid)
         return
@@ -929,7 +934,8 @@ def _act_bid(ctx: Ctx, p: int, a: dict) -> None:
         # highest bid, so a new bid reopens it for those who passed before (only in the
         # rotating style is a pass final).
         f["passed"].clear()
-    ctx.ev("bid", p=p, amount=amount)
+    if ctx.events is not None:
+        ctx.ev("bid", p=p, amount=amount)
     _fix_turn(f)
     _after_bid_step(ctx, f)
 
@@ -950,7 +956,8 @@ def _act_pass(ctx: Ctx, p: int, a: dict) -> None:
 
 def _do_pass(ctx: Ctx, f: dict, p: int) -> None:
     f["passed"].append(p)
-    ctx.ev("pass", p=p)
+    if ctx.events is not None:
+        ctx.ev("pass", p=p)
     _fix_turn(f)
     _after_bid_step(ctx, f)
 
@@ -1057,7 +1064,8 @@ def _place_building(ctx: Ctx, p: int, sq: int) -> None:
     builds = st.turn["builds"]
     g = st.board[sq].group
     builds[g] = builds.get(g, 0) + 1
-    ctx.ev("build", p=p, sq=sq, level=st.level[sq])
+    if ctx.events is not None:
+        ctx.ev("build", p=p, sq=sq, level=st.level[sq])
 
 
 def _able_to_build(st: GameState, building: str) -> list[int]:
@@ -1160,7 +1168,8 @@ def _sell_levels(ctx: Ctx, p: int, sq: int, all_levels: bool = False) -> int:
                 st.bank_houses += 1
     refund = _frac(s.build_cost * levels, ctx.rules.sell_back)
     _bank_pays(ctx, p, refund)
-    ctx.ev("sell", p=p, sq=sq, level=st.level[sq], refund=refund)
+    if ctx.events is not None:
+        ctx.ev("sell", p=p, sq=sq, level=st.level[sq], refund=refund)
     return refund
 
 
@@ -1213,7 +1222,8 @@ def _act_mortgage(ctx: Ctx, p: int, a: dict) -> None:
     st.mortgaged[sq] = True
     st.mround[sq] = st.round
     _bank_pays(ctx, p, st.board[sq].mortgage)
-    ctx.ev("mortgage", p=p, sq=sq, amount=st.board[sq].mortgage)
+    if ctx.events is not None:
+        ctx.ev("mortgage", p=p, sq=sq, amount=st.board[sq].mortgage)
 
 
 def _transfer_frame(st: GameState, p: int, sq: int) -> int | None:
@@ -1602,7 +1612,8 @@ def _act_buy(ctx: Ctx, p: int, a: dict) -> None:
     st.stack.pop()
     _pay_bank(ctx, p, price)
     st.owner[f["sq"]] = p
-    ctx.ev("buy", p=p, sq=f["sq"], price=price)
+    if ctx.events is not None:
+        ctx.ev("buy", p=p, sq=f["sq"], price=price)
 
 
 def _act_decline(ctx: Ctx, p: int, a: dict) -> None:
