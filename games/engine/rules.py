@@ -620,7 +620,8 @@ def _destroy_targets(st: GameState, p: int) -> list[int]:
 def _next_turn(ctx: Ctx) -> None:
     st = ctx.state
     cur = st.current
-    pl = st.players[cur]
+    players = st.players
+    pl = players[cur]
     if not pl.bankrupt and cur not in st.turn["timed_out"]:
         # RULES.md 11: a turn of their own played without a timeout resets the count.
         pl.missed = 0
@@ -629,13 +630,10 @@ def _next_turn(ctx: Ctx) -> None:
         ctx.ev("time_up")
         _finish(ctx, _richest(st))
         return
-    n = len(st.players)
-    nxt = cur
-    for i in range(1, n + 1):
-        cand = (cur + i) % n
-        if not st.players[cand].bankrupt:
-            nxt = cand
-            break
+    n = len(players)
+    nxt = (cur + 1) % n
+    while players[nxt].bankrupt and nxt != cur:
+        nxt = (nxt + 1) % n
     first = st.first
     new_round = (nxt - first) % n <= (cur - first) % n
     st.current = nxt
@@ -1556,7 +1554,9 @@ def _do_roll(ctx: Ctx, p: int) -> None:
 
 
 def _act_end_turn(ctx: Ctx, p: int, a: dict) -> None:
-    _require_turn(ctx.state, p, "end_turn")
+    st = ctx.state
+    if p != st.current or st.stack or st.phase != "end_turn":
+        _require_turn(st, p, "end_turn")  # raises, with the reason
     _next_turn(ctx)
 
 
