@@ -147,14 +147,22 @@ def _eff(st: GameState, level: int) -> int:
     return st.rules.houses_before_hotel + 1 if level == HOTEL else level
 
 
+# These two run on every rent and build check: plain loops over the (2-4 squares) group cost less
+# than any()/all() over a generator.
 def _group_has_buildings(st: GameState, sq: int) -> bool:
     lv = st.level
-    return any(lv[s] for s in st.board.group_of[sq])
+    for s in st.board.group_of[sq]:  # noqa: SIM110
+        if lv[s]:
+            return True
+    return False
 
 
 def _owns_group(st: GameState, p: int, sq: int) -> bool:
     ow = st.owner
-    return all(ow[s] == p for s in st.board.group_of[sq])
+    for s in st.board.group_of[sq]:  # noqa: SIM110
+        if ow[s] != p:
+            return False
+    return True
 
 
 def unmortgage_cost(st: GameState, sq: int) -> int:
@@ -247,7 +255,7 @@ def rent_tax_rate(st: GameState) -> int:
 def rent_of(st: GameState, sq: int, dice_total: int | None = None, mode: str | None = None) -> int:
     """The rent due on an owned deed (RULES.md 2 and 5), ignoring who lands on it."""
     board = st.board
-    s = board[sq]
+    s = board.squares[sq]
     owner = st.owner[sq]
     if s.kind == "street":
         lv = st.level[sq]
@@ -259,7 +267,11 @@ def rent_of(st: GameState, sq: int, dice_total: int | None = None, mode: str | N
                 rent *= 2
             return rent
         return s.rents[5] if lv == HOTEL else s.rents[lv]
-    n = sum(1 for x in board.group_of[sq] if st.owner[x] == owner)
+    ow = st.owner
+    n = 0
+    for x in board.group_of[sq]:
+        if ow[x] == owner:
+            n += 1
     if s.kind == "railroad":
         rent = s.rents[n - 1]
         return rent * 2 if mode == "double" else rent
@@ -468,7 +480,7 @@ def _land(ctx: Ctx, p: int, mode: str | None) -> None:
         if st.players[owner].in_jail and not ctx.rules.rent_in_jail:
             ctx.ev("no_rent", p=p, sq=pos, why="owner_in_jail")
             return
-        if st.teammates(p, owner):
+        if pl.team is not None and pl.team == st.players[owner].team:  # (st.teammates, inline)
             ctx.ev("no_rent", p=p, sq=pos, why="teammate")
             return
         dice_total = None
@@ -482,7 +494,7 @@ def _land(ctx: Ctx, p: int, mode: str | None) -> None:
         cut = _ceil_div(rent * rate, 100) if rate else 0
         if ctx.events is not None:
             ctx.ev("rent", p=p, owner=owner, sq=pos, amount=rent, tax=cut)
-        _charge(ctx, p, owner, rent, "rent", cut=cut)
+        _charge(ctx, p, owner, rent, "rent", False, cut)
         return
     if kind in ("chance", "chest", "luck"):
         _draw(ctx, p, s.deck)
