@@ -1011,14 +1011,17 @@ def _build_timing_error(st: GameState, p: int) -> str | None:
     if st.rules.build_before_roll:
         if p != st.current or st.stack or st.phase != "roll":
             return "you may build only in your own turn, before rolling"
-    elif any(f["k"] == "auction" and f["what"] == "building" for f in st.stack):
-        return "a building auction is under way"
+    else:
+        for f in st.stack:
+            if f["k"] == "auction" and f["what"] == "building":
+                return "a building auction is under way"
     return None
 
 
 def _build_error(st: GameState, p: int, sq: int, free: bool = False, building: str | None = None) -> str | None:
+    # (Hot for the bots too: plain loops over the group, checks in the order of the messages.)
     board = st.board
-    s = board[sq]
+    s = board.squares[sq]
     if s.kind != "street":
         return f"{s.name} cannot take buildings"
     if st.owner[sq] != p:
@@ -1026,9 +1029,12 @@ def _build_error(st: GameState, p: int, sq: int, free: bool = False, building: s
     group = board.group_of[sq]
     if not _owns_group(st, p, sq):
         return "you need every deed of the group to build"
-    if any(st.mortgaged[x] for x in group):
-        return "a deed of the group is mortgaged"
-    lv = st.level[sq]
+    mortgaged = st.mortgaged
+    for x in group:
+        if mortgaged[x]:
+            return "a deed of the group is mortgaged"
+    level = st.level
+    lv = level[sq]
     if lv == HOTEL:
         return f"{s.name} already has the top level"
     rules = st.rules
@@ -1036,10 +1042,16 @@ def _build_error(st: GameState, p: int, sq: int, free: bool = False, building: s
     hotel = lv >= hbh
     if building is not None and (building == "hotel") != hotel:
         return f"{s.name} needs a {'hotel' if hotel else 'house'}, not a {building}"
-    if hotel and any(st.level[x] < hbh for x in group):
-        return f"a hotel needs {hbh} houses on every deed of the group"
-    if rules.even_building and _eff(st, lv) > min(_eff(st, st.level[x]) for x in group):
-        return "build evenly: another deed of the group has fewer buildings"
+    if hotel:
+        for x in group:
+            if level[x] < hbh:
+                return f"a hotel needs {hbh} houses on every deed of the group"
+    if rules.even_building:
+        # _eff(lv) > the group's lowest _eff (lv is not a hotel here, so _eff(lv) == lv)
+        for x in group:
+            lx = level[x]
+            if (hbh + 1 if lx == HOTEL else lx) < lv:
+                return "build evenly: another deed of the group has fewer buildings"
     if not free:
         limit = rules.builds_per_turn
         if limit is not None and st.turn["builds"].get(s.group, 0) >= limit:
@@ -1072,7 +1084,7 @@ def _place_building(ctx: Ctx, p: int, sq: int) -> None:
         if st.bank_houses is not None:
             st.bank_houses -= 1
     builds = st.turn["builds"]
-    g = st.board[sq].group
+    g = st.board.squares[sq].group
     builds[g] = builds.get(g, 0) + 1
     if ctx.events is not None:
         ctx.ev("build", p=p, sq=sq, level=st.level[sq])
@@ -1109,7 +1121,8 @@ def _act_build(ctx: Ctx, p: int, a: dict) -> None:
     building = "hotel" if hotel else "house"
     supply = st.bank_hotels if hotel else st.bank_houses
     # At most every player still in is able to build: a supply that large cannot be short.
-    if rules.building_auctions and supply is not None and supply < len(st.active()):
+    if (rules.building_auctions and supply is not None and supply < len(st.players)
+            and supply < len(st.active())):
         able = _able_to_build(st, building)
         if supply < len(able):
             # RULES.md 8, shortage: auctioned among those able to build one legally.
@@ -1118,7 +1131,7 @@ def _act_build(ctx: Ctx, p: int, a: dict) -> None:
                            step=1, start=p, include_start=True, seller=p, building=building)
             st.stack[-1]["bidders"] = [q for q in st.stack[-1]["bidders"] if q in able]
             return
-    _pay_bank(ctx, p, st.board[sq].build_cost)
+    _pay_bank(ctx, p, st.board.squares[sq].build_cost)
     _place_building(ctx, p, sq)
 
 
@@ -1892,12 +1905,17 @@ def _auto_raise(ctx: Ctx, p: int, amount: int) -> None:
 
 def _int_param(a: dict, key: str) -> int:
     v = a.get(key)
+    if type(v) is int:  # the common case in one test (bool is a subclass of int, not int)
+        return v
     if isinstance(v, bool) or not isinstance(v, int):
         raise IllegalAction(f"'{key}' must be a whole number")
     return v
 
 
 def _square_param(a: dict) -> int:
+    sq = a.get("square")
+    if type(sq) is int and 0 <= sq < 40:  # the common case, without the _int_param call
+        return sq
     sq = _int_param(a, "square")
     if not 0 <= sq < 40:
         raise IllegalAction("'square' must be 0-39")
