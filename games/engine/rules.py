@@ -812,16 +812,22 @@ def _start_auction(ctx: Ctx, what: str, sq: int, *, style: str | None = None, op
                    seller: int | None = None, building: str | None = None) -> None:
     st = ctx.state
     rules = ctx.rules
-    n = len(st.players)
-    order = [(start + i) % n for i in range(0 if include_start else 1, n + (0 if include_start else 1))]
-    bidders = [q for q in order if not st.players[q].bankrupt and q != exclude]
+    players = st.players
+    n = len(players)
+    first = 0 if include_start else 1
+    bidders = []
+    for i in range(first, n + first):
+        q = (start + i) % n
+        if not players[q].bankrupt and q != exclude:
+            bidders.append(q)
     if opening is None:
         opening = st.board.price[sq] if rules.auction_opening == "price" else rules.auction_opening
     frame = {"k": "auction", "what": what, "sq": sq, "style": style or rules.auction_style,
              "bidders": bidders, "passed": [], "high": 0, "leader": -1, "turn": 0,
              "opening": opening, "step": step or rules.auction_step, "seller": seller,
              "building": building, "stage": "bid"}
-    ctx.ev("auction", what=what, sq=sq, opening=opening)
+    if ctx.events is not None:
+        ctx.ev("auction", what=what, sq=sq, opening=opening)
     st.stack.append(frame)
 
 
@@ -848,14 +854,19 @@ def _remaining(f: dict) -> list[int]:
 
 
 def _auction_over(f: dict) -> bool:
-    if f.get("stage") == "done":
+    """Over when nobody is left bidding, or only the leader is (checked after every bid and
+    pass: a loop rather than building the list of _remaining)."""
+    stage = f.get("stage")
+    if stage == "done":
         return True
-    if f.get("stage") == "place":
+    if stage == "place":
         return False
-    rem = _remaining(f)
-    if not rem:
-        return True
-    return f["leader"] != -1 and rem == [f["leader"]]
+    passed = f["passed"]
+    leader = f["leader"]  # -1 (no bid yet) is never a bidder
+    for b in f["bidders"]:
+        if b != leader and b not in passed:
+            return False
+    return True
 
 
 def _fix_turn(f: dict) -> None:
@@ -866,9 +877,11 @@ def _fix_turn(f: dict) -> None:
         return
     n = len(bidders)
     start = f["turn"] % n
+    passed = f["passed"]
+    leader = f["leader"]
     for i in range(n):
         b = bidders[(start + i) % n]
-        if b not in f["passed"] and b != f["leader"]:
+        if b not in passed and b != leader:
             f["turn"] = (start + i) % n
             return
     f["turn"] = start
@@ -1649,7 +1662,8 @@ def _act_decline(ctx: Ctx, p: int, a: dict) -> None:
 
 
 def _decline(ctx: Ctx, p: int, sq: int) -> None:
-    ctx.ev("decline", p=p, sq=sq)
+    if ctx.events is not None:
+        ctx.ev("decline", p=p, sq=sq)
     rules = ctx.rules
     # RULES.md 4: open auctions include the decliner where allowed; rotating ones start after them.
     _start_auction(ctx, "deed", sq, start=p, include_start=rules.auction_style == "open",
