@@ -168,14 +168,14 @@ def _owns_group(st: GameState, p: int, sq: int) -> bool:
 def unmortgage_cost(st: GameState, sq: int) -> int:
     """RULES.md 9: mortgage + 10%, or 60% of the price; owed to the bank, so rounded up."""
     if st.rules.unmortgage == "mortgage_plus_10":
-        mv = st.board[sq].mortgage
+        mv = st.board.squares[sq].mortgage
         return mv + _ceil_div(mv, 10)
     return _ceil_div(st.board.price[sq] * 6, 10)
 
 
 def transfer_fee(st: GameState, sq: int) -> int:
     """RULES.md 9, classic transfer: 10% of the mortgage, paid now to keep it mortgaged."""
-    return _ceil_div(st.board[sq].mortgage, 10)
+    return _ceil_div(st.board.squares[sq].mortgage, 10)
 
 
 def building_counts(st: GameState, p: int) -> tuple[int, int]:
@@ -194,14 +194,17 @@ def building_counts(st: GameState, p: int) -> tuple[int, int]:
 def liquidation_value(st: GameState, p: int) -> int:
     """RULES.md 10: cash + building sell-back + mortgage value of unmortgaged deeds."""
     total = st.players[p].cash
-    board = st.board
+    squares = st.board.squares
+    owner, level, mortgaged = st.owner, st.level, st.mortgaged
     sb = st.rules.sell_back
-    for sq in board.deeds:
-        if st.owner[sq] == p:
-            if st.level[sq]:
-                total += _frac(board[sq].build_cost * _eff(st, st.level[sq]), sb)
-            if not st.mortgaged[sq]:
-                total += board[sq].mortgage
+    hotel = st.rules.houses_before_hotel + 1  # _eff of a hotel
+    for sq in st.board.deeds:
+        if owner[sq] == p:
+            lv = level[sq]
+            if lv:
+                total += _frac(squares[sq].build_cost * (hotel if lv == HOTEL else lv), sb)
+            if not mortgaged[sq]:
+                total += squares[sq].mortgage
     return total
 
 
@@ -528,10 +531,12 @@ def _send_to_jail(ctx: Ctx, p: int) -> None:
     pl.jail_turns = 0
     ctx.ev("jail", p=p)
     if p == st.current:
-        st.stack[:] = [f for f in st.stack if not (f["k"] in ("land", "m1", "move") and f["p"] == p)]
+        stack = st.stack
+        if stack:
+            stack[:] = [f for f in stack if not (f["k"] in ("land", "m1", "move") and f["p"] == p)]
         st.phase = "end_turn"
-        if not any(f["k"] == "next_turn" for f in st.stack):
-            st.stack.insert(0, {"k": "next_turn"})
+        if not stack or not any(f["k"] == "next_turn" for f in stack):
+            stack.insert(0, {"k": "next_turn"})
 
 
 def _draw(ctx: Ctx, p: int, deck: str) -> None:
@@ -1162,15 +1167,21 @@ def _money_timing_error(st: GameState, p: int) -> str | None:
 
 
 def _sell_error(st: GameState, p: int, sq: int) -> str | None:
-    s = st.board[sq]
+    s = st.board.squares[sq]
     if s.kind != "street" or st.owner[sq] != p:
         return f"you do not own {s.name}" if s.kind == "street" else f"{s.name} has no buildings"
-    lv = st.level[sq]
+    level = st.level
+    lv = level[sq]
     if not lv:
         return f"{s.name} has no buildings"
-    if st.rules.even_building and _eff(st, lv) < max(_eff(st, st.level[x]) for x in st.board.group_of[sq]):
-        return "sell evenly: another deed of the group has more buildings"
     hbh = st.rules.houses_before_hotel
+    if st.rules.even_building:
+        # _eff(lv) < the group's highest _eff, with _eff inline (a hotel counts hbh + 1)
+        e = hbh + 1 if lv == HOTEL else lv
+        for x in st.board.group_of[sq]:
+            lx = level[x]
+            if (hbh + 1 if lx == HOTEL else lx) > e:
+                return "sell evenly: another deed of the group has more buildings"
     if lv == HOTEL and st.bank_houses is not None and st.bank_houses < hbh:
         return f"the bank has fewer than {hbh} houses to break the hotel: sell the whole group (sell_all)"
     return None
@@ -1179,7 +1190,7 @@ def _sell_error(st: GameState, p: int, sq: int) -> str | None:
 def _sell_levels(ctx: Ctx, p: int, sq: int, all_levels: bool = False) -> int:
     """Sell one level (or all of them) of ``sq`` back to the bank; returns the refund."""
     st = ctx.state
-    s = st.board[sq]
+    s = st.board.squares[sq]
     lv = st.level[sq]
     hbh = ctx.rules.houses_before_hotel
     if all_levels:
@@ -1239,8 +1250,8 @@ def _act_sell_all(ctx: Ctx, p: int, a: dict) -> None:
 # ---------------------------------------------------------------------------------------------
 
 def _mortgage_error(st: GameState, p: int, sq: int) -> str | None:
-    s = st.board[sq]
-    if not s.is_deed or st.owner[sq] != p:
+    s = st.board.squares[sq]
+    if not st.board.is_deed[sq] or st.owner[sq] != p:
         return f"you do not own {s.name}"
     if st.mortgaged[sq]:
         return f"{s.name} is already mortgaged"
@@ -1257,9 +1268,10 @@ def _act_mortgage(ctx: Ctx, p: int, a: dict) -> None:
         raise IllegalAction(err)
     st.mortgaged[sq] = True
     st.mround[sq] = st.round
-    _bank_pays(ctx, p, st.board[sq].mortgage)
+    amount = st.board.squares[sq].mortgage
+    _bank_pays(ctx, p, amount)
     if ctx.events is not None:
-        ctx.ev("mortgage", p=p, sq=sq, amount=st.board[sq].mortgage)
+        ctx.ev("mortgage", p=p, sq=sq, amount=amount)
 
 
 def _transfer_frame(st: GameState, p: int, sq: int) -> int | None:
@@ -1276,12 +1288,12 @@ def _transfer_frame(st: GameState, p: int, sq: int) -> int | None:
 def _act_unmortgage(ctx: Ctx, p: int, a: dict) -> None:
     st = ctx.state
     sq = _square_param(a)
-    s = st.board[sq]
+    s = st.board.squares[sq]
     idx = _transfer_frame(st, p, sq)
     err = None if idx is not None else _money_timing_error(st, p)
     if err is None and idx is None and _in_debt(st, p):
         err = DEBT_ONLY  # RULES.md 10
-    if err is None and (not s.is_deed or st.owner[sq] != p):
+    if err is None and (not st.board.is_deed[sq] or st.owner[sq] != p):
         err = f"you do not own {s.name}"
     if err is None and not st.mortgaged[sq]:
         err = f"{s.name} is not mortgaged"
