@@ -1372,8 +1372,8 @@ def _trade_side_error(st: GameState, giver: int, side: dict, mates: bool) -> str
     pl = st.players[giver]
     board = st.board
     for sq in side["squares"]:
-        s = board[sq]
-        if not s.is_deed:
+        s = board.squares[sq]
+        if not board.is_deed[sq]:
             return f"{s.name} is not a deed"
         if st.owner[sq] != giver:
             return f"{pl.name} does not own {s.name}"
