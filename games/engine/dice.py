@@ -41,6 +41,20 @@ class StateRng:
     def die(self) -> int:
         return 1 + self._next() % 6
 
+    def dice(self) -> tuple[int, int]:
+        """Two dice: the same values and sequence as two ``die()`` calls, in one call (the
+        roll's hot path)."""
+        st = self.state
+        s = (st.rng + 0x9E3779B97F4A7C15) & _M64
+        z = ((s ^ (s >> 30)) * 0xBF58476D1CE4E5B9) & _M64
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _M64
+        d1 = 1 + (z ^ (z >> 31)) % 6
+        s = (s + 0x9E3779B97F4A7C15) & _M64
+        st.rng = s
+        z = ((s ^ (s >> 30)) * 0xBF58476D1CE4E5B9) & _M64
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _M64
+        return d1, 1 + (z ^ (z >> 31)) % 6
+
     def speed_die(self) -> int | str:
         return SPEED_FACES[self._next() % 6]
 
@@ -80,6 +94,9 @@ class ScriptedRng:
         if isinstance(value, bool) or value not in (1, 2, 3, 4, 5, 6):
             raise RandomnessExhausted(f"scripted die value {value!r} is not 1-6")
         return value
+
+    def dice(self) -> tuple[int, int]:
+        return self.die(), self.die()
 
     def speed_die(self) -> int | str:
         value = self._take("speed die")

@@ -36,16 +36,19 @@ JAIL_CARD_VALUE = 500  # RULES.md 9: a jail card counts 500 in the world balance
 class Ctx:
     """What one ``apply`` call works with: the state, the generator and the event list."""
 
-    __slots__ = ("state", "rng", "events", "rules", "board")
+    __slots__ = ("state", "rng", "events", "rules", "board", "own_rng")
 
     def __init__(self, state: GameState, rng, events: list | None):
         self.state = state
-        self.rng = rng
+        self.own_rng = StateRng(state)  # the game's own seeded generator
+        self.rng = rng if rng is not None else self.own_rng
         self.events = events
         self.rules = state.rules
         self.board = state.board
 
     def ev(self, kind: str, **fields: Any) -> None:
+        # The frequent events' call sites test ``ctx.events is not None`` first: without events
+        # (simulations, replays) that skips building the keyword arguments.
         if self.events is not None:
             fields["e"] = kind
             self.events.append(fields)
@@ -144,27 +147,35 @@ def _eff(st: GameState, level: int) -> int:
     return st.rules.houses_before_hotel + 1 if level == HOTEL else level
 
 
+# These two run on every rent and build check: plain loops over the (2-4 squares) group cost less
+# than any()/all() over a generator.
 def _group_has_buildings(st: GameState, sq: int) -> bool:
     lv = st.level
-    return any(lv[s] for s in st.board.group_of[sq])
+    for s in st.board.group_of[sq]:  # noqa: SIM110
+        if lv[s]:
+            return True
+    return False
 
 
 def _owns_group(st: GameState, p: int, sq: int) -> bool:
     ow = st.owner
-    return all(ow[s] == p for s in st.board.group_of[sq])
+    for s in st.board.group_of[sq]:  # noqa: SIM110
+        if ow[s] != p:
+            return False
+    return True
 
 
 def unmortgage_cost(st: GameState, sq: int) -> int:
     """RULES.md 9: mortgage + 10%, or 60% of the price; owed to the bank, so rounded up."""
     if st.rules.unmortgage == "mortgage_plus_10":
-        mv = st.board[sq].mortgage
+        mv = st.board.squares[sq].mortgage
         return mv + _ceil_div(mv, 10)
     return _ceil_div(st.board.price[sq] * 6, 10)
 
 
 def transfer_fee(st: GameState, sq: int) -> int:
     """RULES.md 9, classic transfer: 10% of the mortgage, paid now to keep it mortgaged."""
-    return _ceil_div(st.board[sq].mortgage, 10)
+    return _ceil_div(st.board.squares[sq].mortgage, 10)
 
 
 def building_counts(st: GameState, p: int) -> tuple[int, int]:
@@ -183,14 +194,17 @@ def building_counts(st: GameState, p: int) -> tuple[int, int]:
 def liquidation_value(st: GameState, p: int) -> int:
     """RULES.md 10: cash + building sell-back + mortgage value of unmortgaged deeds."""
     total = st.players[p].cash
-    board = st.board
+    squares = st.board.squares
+    owner, level, mortgaged = st.owner, st.level, st.mortgaged
     sb = st.rules.sell_back
-    for sq in board.deeds:
-        if st.owner[sq] == p:
-            if st.level[sq]:
-                total += _frac(board[sq].build_cost * _eff(st, st.level[sq]), sb)
-            if not st.mortgaged[sq]:
-                total += board[sq].mortgage
+    hotel = st.rules.houses_before_hotel + 1  # _eff of a hotel
+    for sq in st.board.deeds:
+        if owner[sq] == p:
+            lv = level[sq]
+            if lv:
+                total += _frac(squares[sq].build_cost * (hotel if lv == HOTEL else lv), sb)
+            if not mortgaged[sq]:
+                total += squares[sq].mortgage
     return total
 
 
@@ -244,7 +258,7 @@ def rent_tax_rate(st: GameState) -> int:
 def rent_of(st: GameState, sq: int, dice_total: int | None = None, mode: str | None = None) -> int:
     """The rent due on an owned deed (RULES.md 2 and 5), ignoring who lands on it."""
     board = st.board
-    s = board[sq]
+    s = board.squares[sq]
     owner = st.owner[sq]
     if s.kind == "street":
         lv = st.level[sq]
@@ -256,7 +270,11 @@ def rent_of(st: GameState, sq: int, dice_total: int | None = None, mode: str | N
                 rent *= 2
             return rent
         return s.rents[5] if lv == HOTEL else s.rents[lv]
-    n = sum(1 for x in board.group_of[sq] if st.owner[x] == owner)
+    ow = st.owner
+    n = 0
+    for x in board.group_of[sq]:
+        if ow[x] == owner:
+            n += 1
     if s.kind == "railroad":
         rent = s.rents[n - 1]
         return rent * 2 if mode == "double" else rent
@@ -313,7 +331,8 @@ def _settle(ctx: Ctx, payer: int, to: int, amount: int, why: str, pot: bool, cut
         st.players[payer].cash -= amount
         st.players[to].cash += amount - cut
         st.bank += cut
-    ctx.ev("pay", p=payer, to=to, amount=amount, why=why, tax=cut)
+    if ctx.events is not None:
+        ctx.ev("pay", p=payer, to=to, amount=amount, why=why, tax=cut)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -464,7 +483,7 @@ def _land(ctx: Ctx, p: int, mode: str | None) -> None:
         if st.players[owner].in_jail and not ctx.rules.rent_in_jail:
             ctx.ev("no_rent", p=p, sq=pos, why="owner_in_jail")
             return
-        if st.teammates(p, owner):
+        if pl.team is not None and pl.team == st.players[owner].team:  # (st.teammates, inline)
             ctx.ev("no_rent", p=p, sq=pos, why="teammate")
             return
         dice_total = None
@@ -476,8 +495,9 @@ def _land(ctx: Ctx, p: int, mode: str | None) -> None:
         rent = rent_of(st, pos, dice_total, mode)
         rate = rent_tax_rate(st)
         cut = _ceil_div(rent * rate, 100) if rate else 0
-        ctx.ev("rent", p=p, owner=owner, sq=pos, amount=rent, tax=cut)
-        _charge(ctx, p, owner, rent, "rent", cut=cut)
+        if ctx.events is not None:
+            ctx.ev("rent", p=p, owner=owner, sq=pos, amount=rent, tax=cut)
+        _charge(ctx, p, owner, rent, "rent", False, cut)
         return
     if kind in ("chance", "chest", "luck"):
         _draw(ctx, p, s.deck)
@@ -511,10 +531,12 @@ def _send_to_jail(ctx: Ctx, p: int) -> None:
     pl.jail_turns = 0
     ctx.ev("jail", p=p)
     if p == st.current:
-        st.stack[:] = [f for f in st.stack if not (f["k"] in ("land", "m1", "move") and f["p"] == p)]
+        stack = st.stack
+        if stack:
+            stack[:] = [f for f in stack if not (f["k"] in ("land", "m1", "move") and f["p"] == p)]
         st.phase = "end_turn"
-        if not any(f["k"] == "next_turn" for f in st.stack):
-            st.stack.insert(0, {"k": "next_turn"})
+        if not stack or not any(f["k"] == "next_turn" for f in stack):
+            stack.insert(0, {"k": "next_turn"})
 
 
 def _draw(ctx: Ctx, p: int, deck: str) -> None:
@@ -531,7 +553,8 @@ def _draw(ctx: Ctx, p: int, deck: str) -> None:
         ctx.ev("deck_empty", p=p, deck=deck)
         return
     cid = pile.pop(0)
-    ctx.ev("card", p=p, card=cid)
+    if ctx.events is not None:
+        ctx.ev("card", p=p, card=cid)
     if cid in JAIL_CARDS:
         st.players[p].jail_cards.append(cid)
         return
@@ -614,7 +637,8 @@ def _destroy_targets(st: GameState, p: int) -> list[int]:
 def _next_turn(ctx: Ctx) -> None:
     st = ctx.state
     cur = st.current
-    pl = st.players[cur]
+    players = st.players
+    pl = players[cur]
     if not pl.bankrupt and cur not in st.turn["timed_out"]:
         # RULES.md 11: a turn of their own played without a timeout resets the count.
         pl.missed = 0
@@ -623,13 +647,10 @@ def _next_turn(ctx: Ctx) -> None:
         ctx.ev("time_up")
         _finish(ctx, _richest(st))
         return
-    n = len(st.players)
-    nxt = cur
-    for i in range(1, n + 1):
-        cand = (cur + i) % n
-        if not st.players[cand].bankrupt:
-            nxt = cand
-            break
+    n = len(players)
+    nxt = (cur + 1) % n
+    while players[nxt].bankrupt and nxt != cur:
+        nxt = (nxt + 1) % n
     first = st.first
     new_round = (nxt - first) % n <= (cur - first) % n
     st.current = nxt
@@ -796,16 +817,22 @@ def _start_auction(ctx: Ctx, what: str, sq: int, *, style: str | None = None, op
                    seller: int | None = None, building: str | None = None) -> None:
     st = ctx.state
     rules = ctx.rules
-    n = len(st.players)
-    order = [(start + i) % n for i in range(0 if include_start else 1, n + (0 if include_start else 1))]
-    bidders = [q for q in order if not st.players[q].bankrupt and q != exclude]
+    players = st.players
+    n = len(players)
+    first = 0 if include_start else 1
+    bidders = []
+    for i in range(first, n + first):
+        q = (start + i) % n
+        if not players[q].bankrupt and q != exclude:
+            bidders.append(q)
     if opening is None:
         opening = st.board.price[sq] if rules.auction_opening == "price" else rules.auction_opening
     frame = {"k": "auction", "what": what, "sq": sq, "style": style or rules.auction_style,
              "bidders": bidders, "passed": [], "high": 0, "leader": -1, "turn": 0,
              "opening": opening, "step": step or rules.auction_step, "seller": seller,
              "building": building, "stage": "bid"}
-    ctx.ev("auction", what=what, sq=sq, opening=opening)
+    if ctx.events is not None:
+        ctx.ev("auction", what=what, sq=sq, opening=opening)
     st.stack.append(frame)
 
 
@@ -832,14 +859,19 @@ def _remaining(f: dict) -> list[int]:
 
 
 def _auction_over(f: dict) -> bool:
-    if f.get("stage") == "done":
+    """Over when nobody is left bidding, or only the leader is (checked after every bid and
+    pass: a loop rather than building the list of _remaining)."""
+    stage = f.get("stage")
+    if stage == "done":
         return True
-    if f.get("stage") == "place":
+    if stage == "place":
         return False
-    rem = _remaining(f)
-    if not rem:
-        return True
-    return f["leader"] != -1 and rem == [f["leader"]]
+    passed = f["passed"]
+    leader = f["leader"]  # -1 (no bid yet) is never a bidder
+    for b in f["bidders"]:
+        if b != leader and b not in passed:
+            return False
+    return True
 
 
 def _fix_turn(f: dict) -> None:
@@ -850,9 +882,11 @@ def _fix_turn(f: dict) -> None:
         return
     n = len(bidders)
     start = f["turn"] % n
+    passed = f["passed"]
+    leader = f["leader"]
     for i in range(n):
         b = bidders[(start + i) % n]
-        if b not in f["passed"] and b != f["leader"]:
+        if b not in passed and b != leader:
             f["turn"] = (start + i) % n
             return
     f["turn"] = start
@@ -928,7 +962,8 @@ def _act_bid(ctx: Ctx, p: int, a: dict) -> None:
         # highest bid, so a new bid reopens it for those who passed before (only in the
         # rotating style is a pass final).
         f["passed"].clear()
-    ctx.ev("bid", p=p, amount=amount)
+    if ctx.events is not None:
+        ctx.ev("bid", p=p, amount=amount)
     _fix_turn(f)
     _after_bid_step(ctx, f)
 
@@ -949,7 +984,8 @@ def _act_pass(ctx: Ctx, p: int, a: dict) -> None:
 
 def _do_pass(ctx: Ctx, f: dict, p: int) -> None:
     f["passed"].append(p)
-    ctx.ev("pass", p=p)
+    if ctx.events is not None:
+        ctx.ev("pass", p=p)
     _fix_turn(f)
     _after_bid_step(ctx, f)
 
@@ -993,14 +1029,17 @@ def _build_timing_error(st: GameState, p: int) -> str | None:
     if st.rules.build_before_roll:
         if p != st.current or st.stack or st.phase != "roll":
             return "you may build only in your own turn, before rolling"
-    elif any(f["k"] == "auction" and f["what"] == "building" for f in st.stack):
-        return "a building auction is under way"
+    else:
+        for f in st.stack:
+            if f["k"] == "auction" and f["what"] == "building":
+                return "a building auction is under way"
     return None
 
 
 def _build_error(st: GameState, p: int, sq: int, free: bool = False, building: str | None = None) -> str | None:
+    # (Hot for the bots too: plain loops over the group, checks in the order of the messages.)
     board = st.board
-    s = board[sq]
+    s = board.squares[sq]
     if s.kind != "street":
         return f"{s.name} cannot take buildings"
     if st.owner[sq] != p:
@@ -1008,9 +1047,12 @@ def _build_error(st: GameState, p: int, sq: int, free: bool = False, building: s
     group = board.group_of[sq]
     if not _owns_group(st, p, sq):
         return "you need every deed of the group to build"
-    if any(st.mortgaged[x] for x in group):
-        return "a deed of the group is mortgaged"
-    lv = st.level[sq]
+    mortgaged = st.mortgaged
+    for x in group:
+        if mortgaged[x]:
+            return "a deed of the group is mortgaged"
+    level = st.level
+    lv = level[sq]
     if lv == HOTEL:
         return f"{s.name} already has the top level"
     rules = st.rules
@@ -1018,10 +1060,16 @@ def _build_error(st: GameState, p: int, sq: int, free: bool = False, building: s
     hotel = lv >= hbh
     if building is not None and (building == "hotel") != hotel:
         return f"{s.name} needs a {'hotel' if hotel else 'house'}, not a {building}"
-    if hotel and any(st.level[x] < hbh for x in group):
-        return f"a hotel needs {hbh} houses on every deed of the group"
-    if rules.even_building and _eff(st, lv) > min(_eff(st, st.level[x]) for x in group):
-        return "build evenly: another deed of the group has fewer buildings"
+    if hotel:
+        for x in group:
+            if level[x] < hbh:
+                return f"a hotel needs {hbh} houses on every deed of the group"
+    if rules.even_building:
+        # _eff(lv) > the group's lowest _eff (lv is not a hotel here, so _eff(lv) == lv)
+        for x in group:
+            lx = level[x]
+            if (hbh + 1 if lx == HOTEL else lx) < lv:
+                return "build evenly: another deed of the group has fewer buildings"
     if not free:
         limit = rules.builds_per_turn
         if limit is not None and st.turn["builds"].get(s.group, 0) >= limit:
@@ -1054,9 +1102,10 @@ def _place_building(ctx: Ctx, p: int, sq: int) -> None:
         if st.bank_houses is not None:
             st.bank_houses -= 1
     builds = st.turn["builds"]
-    g = st.board[sq].group
+    g = st.board.squares[sq].group
     builds[g] = builds.get(g, 0) + 1
-    ctx.ev("build", p=p, sq=sq, level=st.level[sq])
+    if ctx.events is not None:
+        ctx.ev("build", p=p, sq=sq, level=st.level[sq])
 
 
 def _able_to_build(st: GameState, building: str) -> list[int]:
@@ -1090,7 +1139,8 @@ def _act_build(ctx: Ctx, p: int, a: dict) -> None:
     building = "hotel" if hotel else "house"
     supply = st.bank_hotels if hotel else st.bank_houses
     # At most every player still in is able to build: a supply that large cannot be short.
-    if rules.building_auctions and supply is not None and supply < len(st.active()):
+    if (rules.building_auctions and supply is not None and supply < len(st.players)
+            and supply < len(st.active())):
         able = _able_to_build(st, building)
         if supply < len(able):
             # RULES.md 8, shortage: auctioned among those able to build one legally.
@@ -1099,7 +1149,7 @@ def _act_build(ctx: Ctx, p: int, a: dict) -> None:
                            step=1, start=p, include_start=True, seller=p, building=building)
             st.stack[-1]["bidders"] = [q for q in st.stack[-1]["bidders"] if q in able]
             return
-    _pay_bank(ctx, p, st.board[sq].build_cost)
+    _pay_bank(ctx, p, st.board.squares[sq].build_cost)
     _place_building(ctx, p, sq)
 
 
@@ -1117,15 +1167,21 @@ def _money_timing_error(st: GameState, p: int) -> str | None:
 
 
 def _sell_error(st: GameState, p: int, sq: int) -> str | None:
-    s = st.board[sq]
+    s = st.board.squares[sq]
     if s.kind != "street" or st.owner[sq] != p:
         return f"you do not own {s.name}" if s.kind == "street" else f"{s.name} has no buildings"
-    lv = st.level[sq]
+    level = st.level
+    lv = level[sq]
     if not lv:
         return f"{s.name} has no buildings"
-    if st.rules.even_building and _eff(st, lv) < max(_eff(st, st.level[x]) for x in st.board.group_of[sq]):
-        return "sell evenly: another deed of the group has more buildings"
     hbh = st.rules.houses_before_hotel
+    if st.rules.even_building:
+        # _eff(lv) < the group's highest _eff, with _eff inline (a hotel counts hbh + 1)
+        e = hbh + 1 if lv == HOTEL else lv
+        for x in st.board.group_of[sq]:
+            lx = level[x]
+            if (hbh + 1 if lx == HOTEL else lx) > e:
+                return "sell evenly: another deed of the group has more buildings"
     if lv == HOTEL and st.bank_houses is not None and st.bank_houses < hbh:
         return f"the bank has fewer than {hbh} houses to break the hotel: sell the whole group (sell_all)"
     return None
@@ -1134,7 +1190,7 @@ def _sell_error(st: GameState, p: int, sq: int) -> str | None:
 def _sell_levels(ctx: Ctx, p: int, sq: int, all_levels: bool = False) -> int:
     """Sell one level (or all of them) of ``sq`` back to the bank; returns the refund."""
     st = ctx.state
-    s = st.board[sq]
+    s = st.board.squares[sq]
     lv = st.level[sq]
     hbh = ctx.rules.houses_before_hotel
     if all_levels:
@@ -1159,7 +1215,8 @@ def _sell_levels(ctx: Ctx, p: int, sq: int, all_levels: bool = False) -> int:
                 st.bank_houses += 1
     refund = _frac(s.build_cost * levels, ctx.rules.sell_back)
     _bank_pays(ctx, p, refund)
-    ctx.ev("sell", p=p, sq=sq, level=st.level[sq], refund=refund)
+    if ctx.events is not None:
+        ctx.ev("sell", p=p, sq=sq, level=st.level[sq], refund=refund)
     return refund
 
 
@@ -1193,8 +1250,8 @@ def _act_sell_all(ctx: Ctx, p: int, a: dict) -> None:
 # ---------------------------------------------------------------------------------------------
 
 def _mortgage_error(st: GameState, p: int, sq: int) -> str | None:
-    s = st.board[sq]
-    if not s.is_deed or st.owner[sq] != p:
+    s = st.board.squares[sq]
+    if not st.board.is_deed[sq] or st.owner[sq] != p:
         return f"you do not own {s.name}"
     if st.mortgaged[sq]:
         return f"{s.name} is already mortgaged"
@@ -1211,8 +1268,10 @@ def _act_mortgage(ctx: Ctx, p: int, a: dict) -> None:
         raise IllegalAction(err)
     st.mortgaged[sq] = True
     st.mround[sq] = st.round
-    _bank_pays(ctx, p, st.board[sq].mortgage)
-    ctx.ev("mortgage", p=p, sq=sq, amount=st.board[sq].mortgage)
+    amount = st.board.squares[sq].mortgage
+    _bank_pays(ctx, p, amount)
+    if ctx.events is not None:
+        ctx.ev("mortgage", p=p, sq=sq, amount=amount)
 
 
 def _transfer_frame(st: GameState, p: int, sq: int) -> int | None:
@@ -1229,12 +1288,12 @@ def _transfer_frame(st: GameState, p: int, sq: int) -> int | None:
 def _act_unmortgage(ctx: Ctx, p: int, a: dict) -> None:
     st = ctx.state
     sq = _square_param(a)
-    s = st.board[sq]
+    s = st.board.squares[sq]
     idx = _transfer_frame(st, p, sq)
     err = None if idx is not None else _money_timing_error(st, p)
     if err is None and idx is None and _in_debt(st, p):
         err = DEBT_ONLY  # RULES.md 10
-    if err is None and (not s.is_deed or st.owner[sq] != p):
+    if err is None and (not st.board.is_deed[sq] or st.owner[sq] != p):
         err = f"you do not own {s.name}"
     if err is None and not st.mortgaged[sq]:
         err = f"{s.name} is not mortgaged"
@@ -1313,8 +1372,8 @@ def _trade_side_error(st: GameState, giver: int, side: dict, mates: bool) -> str
     pl = st.players[giver]
     board = st.board
     for sq in side["squares"]:
-        s = board[sq]
-        if not s.is_deed:
+        s = board.squares[sq]
+        if not board.is_deed[sq]:
             return f"{s.name} is not a deed"
         if st.owner[sq] != giver:
             return f"{pl.name} does not own {s.name}"
@@ -1470,7 +1529,8 @@ def _require_turn(st: GameState, p: int, phase: str) -> None:
 
 def _act_roll(ctx: Ctx, p: int, a: dict) -> None:
     st = ctx.state
-    _require_turn(st, p, "roll")
+    if p != st.current or st.stack or st.phase != "roll":
+        _require_turn(st, p, "roll")  # raises, with the reason
     _do_roll(ctx, p)
 
 
@@ -1482,7 +1542,7 @@ def _do_roll(ctx: Ctx, p: int) -> None:
     turn["rolled"] = True
     if pl.in_jail:
         # RULES.md 7: a try for doubles (the speed die is not thrown from jail).
-        d1, d2 = rng.die(), rng.die()
+        d1, d2 = rng.dice()
         turn["dice"] = st.last_dice = [d1, d2]
         ctx.ev("roll", p=p, dice=[d1, d2], jail=True)
         st.phase = "end_turn"
@@ -1502,14 +1562,18 @@ def _do_roll(ctx: Ctx, p: int) -> None:
                            "pot": True}, {"k": "move", "p": p, "steps": d1 + d2})
         return
     sdr = ctx.rules.speed_die_from_round
-    d1, d2 = rng.die(), rng.die()
-    speed = rng.speed_die() if sdr is not None and st.round >= sdr else None
-    turn["dice"] = [d1, d2]
-    st.last_dice = [d1, d2] if speed is None else [d1, d2, speed]
-    doubles = d1 == d2
-    triple = doubles and speed == d1
+    d1, d2 = rng.dice()
+    if sdr is None or st.round < sdr:
+        speed = None
+        turn["dice"] = st.last_dice = [d1, d2]  # (one list: neither is ever changed in place)
+    else:
+        speed = rng.speed_die()
+        turn["dice"] = [d1, d2]
+        st.last_dice = [d1, d2, speed]
     if ctx.events is not None:  # (hot path: skip building the record's fields)
         ctx.ev("roll", p=p, dice=list(st.last_dice))
+    doubles = d1 == d2
+    triple = doubles and speed == d1
     if triple:
         doubles = False  # RULES.md 11: a triple is not doubles
     if doubles:
@@ -1519,18 +1583,20 @@ def _do_roll(ctx: Ctx, p: int) -> None:
             _send_to_jail(ctx, p)
             return
     st.phase = "roll" if doubles else "end_turn"
-    if triple:
-        st.stack.append({"k": "teleport", "p": p, "default": (pl.pos + d1 + d2 + speed) % 40})
-        return
-    if speed == "bus":
-        st.stack.append({"k": "bus", "p": p, "dice": [d1, d2]})
-        return
-    steps = d1 + d2 + (speed if isinstance(speed, int) else 0)
-    if speed == "m1":
-        st.stack.append({"k": "m1", "p": p})
-        _advance(ctx, p, steps)
-        st.stack.append({"k": "land", "p": p})  # the square first, then the M1 move
-        return
+    steps = d1 + d2
+    if speed is not None:
+        if triple:
+            st.stack.append({"k": "teleport", "p": p, "default": (pl.pos + steps + speed) % 40})
+            return
+        if speed == "bus":
+            st.stack.append({"k": "bus", "p": p, "dice": [d1, d2]})
+            return
+        if speed == "m1":
+            st.stack.append({"k": "m1", "p": p})
+            _advance(ctx, p, steps)
+            st.stack.append({"k": "land", "p": p})  # the square first, then the M1 move
+            return
+        steps += speed
     _advance(ctx, p, steps)
     # Nothing is stacked (a roll needs an empty stack): resolve the square now, as _run would
     # at once; skipping the land frame matters on this, the most common action.
@@ -1538,7 +1604,9 @@ def _do_roll(ctx: Ctx, p: int) -> None:
 
 
 def _act_end_turn(ctx: Ctx, p: int, a: dict) -> None:
-    _require_turn(ctx.state, p, "end_turn")
+    st = ctx.state
+    if p != st.current or st.stack or st.phase != "end_turn":
+        _require_turn(st, p, "end_turn")  # raises, with the reason
     _next_turn(ctx)
 
 
@@ -1594,7 +1662,8 @@ def _act_buy(ctx: Ctx, p: int, a: dict) -> None:
     st.stack.pop()
     _pay_bank(ctx, p, price)
     st.owner[f["sq"]] = p
-    ctx.ev("buy", p=p, sq=f["sq"], price=price)
+    if ctx.events is not None:
+        ctx.ev("buy", p=p, sq=f["sq"], price=price)
 
 
 def _act_decline(ctx: Ctx, p: int, a: dict) -> None:
@@ -1605,7 +1674,8 @@ def _act_decline(ctx: Ctx, p: int, a: dict) -> None:
 
 
 def _decline(ctx: Ctx, p: int, sq: int) -> None:
-    ctx.ev("decline", p=p, sq=sq)
+    if ctx.events is not None:
+        ctx.ev("decline", p=p, sq=sq)
     rules = ctx.rules
     # RULES.md 4: open auctions include the decliner where allowed; rotating ones start after them.
     _start_auction(ctx, "deed", sq, start=p, include_start=rules.auction_style == "open",
@@ -1861,12 +1931,17 @@ def _auto_raise(ctx: Ctx, p: int, amount: int) -> None:
 
 def _int_param(a: dict, key: str) -> int:
     v = a.get(key)
+    if type(v) is int:  # the common case in one test (bool is a subclass of int, not int)
+        return v
     if isinstance(v, bool) or not isinstance(v, int):
         raise IllegalAction(f"'{key}' must be a whole number")
     return v
 
 
 def _square_param(a: dict) -> int:
+    sq = a.get("square")
+    if type(sq) is int and 0 <= sq < 40:  # the common case, without the _int_param call
+        return sq
     sq = _int_param(a, "square")
     if not 0 <= sq < 40:
         raise IllegalAction("'square' must be 0-39")
@@ -1902,9 +1977,20 @@ def apply(state: GameState, action: dict, rng=None, events: bool = True) -> tupl
         raise IllegalAction("the game is over")
     if state.players[p].bankrupt:
         raise IllegalAction(f"{state.players[p].name} is out of the game")
-    ctx = Ctx(state, rng if rng is not None else StateRng(state), [] if events else None)
+    # One Ctx (and one generator over the state) per state, reused by every call: building
+    # them afresh cost about a tenth of an average action. Rules and board are read again as
+    # a caller may swap the rule set between actions.
+    try:
+        ctx = state._ctx
+    except AttributeError:
+        ctx = state._ctx = Ctx(state, None, None)
+    ctx.rng = rng if rng is not None else ctx.own_rng
+    ctx.events = [] if events else None
+    ctx.rules = state.rules
+    ctx.board = state.board
     handler(ctx, p, action)
-    _run(ctx)
+    if state.stack:
+        _run(ctx)
     state.seq += 1
     return state, ctx.events if events else []
 

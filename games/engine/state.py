@@ -58,7 +58,9 @@ class GameState:
     __slots__ = ("rules", "board", "players", "owner", "level", "mortgaged", "mround", "bank_houses",
                  "bank_hotels", "decks", "discards", "current", "first", "round", "phase", "stack",
                  "turn", "trades", "next_trade", "jackpot", "free_parking", "clock", "winner", "over",
-                 "rng", "bank", "money", "bankrupt_order", "teams", "seq", "last_dice")
+                 "rng", "bank", "money", "bankrupt_order", "teams", "seq", "last_dice",
+                 # Not game data (never in the JSON): rules.apply's reusable working context.
+                 "_ctx")
 
     rules: RuleSet
     board: Board
