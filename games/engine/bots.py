@@ -266,28 +266,33 @@ def _tradeable(st: GameState, p: int) -> list[int]:
     return out
 
 
-def _raise_options(st: GameState, p: int) -> tuple[list[dict], list[dict], list[dict]]:
-    """The sales, whole-group sales and mortgages ``legal_actions`` lists for p (its free
-    actions around p's own debt), found with the engine's own checks square by square: much
-    cheaper than the full list, and the debt decision needs nothing else."""
-    sells: list[dict] = []
-    sell_alls: list[dict] = []
-    mortgages: list[dict] = []
+def _raise_options(st: GameState, p: int) -> tuple[list[int], list[int], list[int]]:
+    """The squares of the sales, whole-group sales and mortgages ``legal_actions`` lists for p
+    (its free actions around p's own debt), found with the engine's own checks square by
+    square: much cheaper than the full list, and the debt decision needs nothing else."""
+    sells: list[int] = []
+    sell_alls: list[int] = []
+    mortgages: list[int] = []
     if _money_timing_error(st, p) is not None:
         return sells, sell_alls, mortgages
-    board = st.board
+    group_name = board_info(st.board.name).group_name
+    group_of = st.board.group_of
     level, mortgaged = st.level, st.mortgaged
     seen = set()
     for sq in ownership(st).own_of(p):
         if level[sq]:
             if _sell_error(st, p, sq) is None:
-                sells.append({"type": "sell", "player": p, "square": sq})
-            g = board.squares[sq].group
+                sells.append(sq)
+            g = group_name[sq]
             if g not in seen:  # one sale of a whole group, named by its first built deed
                 seen.add(g)
-                sell_alls.append({"type": "sell_all", "player": p, "square": sq})
-        elif not mortgaged[sq] and not any(level[x] for x in board.group_of[sq]):
-            mortgages.append({"type": "mortgage", "player": p, "square": sq})
+                sell_alls.append(sq)
+        elif not mortgaged[sq]:
+            for x in group_of[sq]:  # (a loop: cheaper than any() over a generator)
+                if level[x]:
+                    break
+            else:
+                mortgages.append(sq)
     return sells, sell_alls, mortgages
 
 
@@ -420,7 +425,7 @@ class Ownership:
     street groups (best first) and the groups a trade could complete, as (holder, missing):
     those where it holds at least half and one other player all the rest."""
 
-    __slots__ = ("board", "full", "own", "owner", "values", "wanted")
+    __slots__ = ("board", "full", "own", "owner", "unowned", "values", "wanted")
 
     def __init__(self, st: GameState):
         info = board_info(st.board.name)
@@ -431,6 +436,7 @@ class Ownership:
         self.own: list[list[int] | None] = [None] * n  # filled in when asked (``own_of``)
         self.full: list[list[str]] = [[] for _ in range(n)]
         self.wanted: list[list[tuple[int, list[int]]]] = [[] for _ in range(n)]
+        self.unowned = sum(1 for sq in info.deeds if owner[sq] == NO_OWNER)
         # Deed values worked out under these owners (StrategyBot.deed_value).
         self.values: dict[tuple[int, int, bool], float] = {}
         full, wanted = self.full, self.wanted
@@ -701,7 +707,7 @@ class StrategyBot:
         """Leave jail early in the game, while deeds are for sale and rents are low; stay late,
         when the opponents' buildings make every move expensive."""
         board = st.board
-        unowned = sum(1 for sq in board.deeds if st.owner[sq] == NO_OWNER)
+        unowned = ownership(st).unowned
         danger = self.max_rent_against(st, p)
         early = unowned * 3 >= len(board.deeds) or danger < st.rules.salary
         if not early:
@@ -925,35 +931,32 @@ class StrategyBot:
         that earn little (outside whole groups), then sell buildings, then mortgage the rest."""
         if f["p"] != p:
             return next(a for a in legal_actions(st, p) if a["type"] != "surrender")
-        board = st.board
-        info = board_info(board.name)
+        info = board_info(st.board.name)
         sells, sell_alls, mortgages = _raise_options(st, p)
-        rank = info.rank
-        full = ownership(st).full[p]
+        rank, group_name = info.rank, info.group_name
 
-        def idle(a: dict) -> bool:
-            """Not on a whole street group."""
-            return info.group_name[a["square"]] not in full
+        def cheap_mortgage(options: list[int]) -> dict:
+            sq = min(options, key=lambda x: (self.deed_value(st, p, x), x))
+            return {"type": "mortgage", "player": p, "square": sq}
 
-        def cheap_mortgage(options: list[dict]) -> dict:
-            return min(options, key=lambda a: (self.deed_value(st, p, a["square"]), a["square"]))
+        def weakest_sell(options: list[int], kind: str = "sell") -> dict:
+            sq = max(options, key=lambda x: (rank.get(group_name[x], 99), x))
+            return {"type": kind, "player": p, "square": sq}
 
-        def weakest_sell(options: list[dict]) -> dict:
-            return max(
-                options, key=lambda a: (rank.get(info.group_name[a["square"]], 99), a["square"])
-            )
-
-        idle_mortgages = [a for a in mortgages if idle(a)]
         if st.rules.sell_back >= 0.75 and sells:
             return weakest_sell(sells)
-        if idle_mortgages:
-            return cheap_mortgage(idle_mortgages)
+        if mortgages:
+            # Deeds outside whole street groups earn little: mortgaged first.
+            full = ownership(st).full[p]
+            idle = [x for x in mortgages if group_name[x] not in full]
+            if idle:
+                return cheap_mortgage(idle)
         if sells:
             return weakest_sell(sells)
         if mortgages:
             return cheap_mortgage(mortgages)
         if sell_alls:
-            return weakest_sell(sell_alls)
+            return weakest_sell(sell_alls, "sell_all")
         return {"type": "surrender", "player": p}
 
     def _transfer(self, st: GameState, p: int) -> dict:
@@ -1120,15 +1123,17 @@ class StrategyBot:
                     continue
             if limit is None:
                 limit = st.players[p].cash - self.reserve(st, p)
-            if last is not None and last[1] is view and limit <= last[2]:
-                # No offer was found with these deeds and as much to spend or more: none now.
+            # The most cash it would offer (see _find_offer): searched in vain with these
+            # deeds and as much or more to offer, there is no point in searching again.
+            most = min(limit, 3 * sum(st.board.price[x] for x in missing))
+            if last is not None and last[1] is view and most <= last[2]:
                 continue
             if tradeable is None:
                 # Below the reserve no amount of cash can be offered, and so no deed either.
                 tradeable = _tradeable(st, p) if limit >= 0 else []
             t = self._price_offer(st, p, q, missing, limit, tradeable)
             # Found or not, this offer waits a few rounds before it is looked at again.
-            self._offers[sig] = (st.round, view, limit)
+            self._offers[sig] = (st.round, view, most)
             if t is None:
                 due = min(due, st.round + self.retry_offer_rounds)
                 continue
