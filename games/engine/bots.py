@@ -1121,11 +1121,14 @@ class StrategyBot:
                     if again < due:
                         due = again
                     continue
-            if limit is None:
-                limit = st.players[p].cash - self.reserve(st, p)
             # The most cash it would offer (see _find_offer): searched in vain with these
             # deeds and as much or more to offer, there is no point in searching again.
-            most = min(limit, 3 * sum(st.board.price[x] for x in missing))
+            cap = 3 * sum(st.board.price[x] for x in missing)
+            if last is not None and last[1] is view and cap <= last[2]:
+                continue
+            if limit is None:
+                limit = st.players[p].cash - self.reserve(st, p)
+            most = min(limit, cap)
             if last is not None and last[1] is view and most <= last[2]:
                 continue
             if tradeable is None:
