@@ -362,10 +362,10 @@ class RentTable:
     time from the owners, buildings and mortgages it was last given: when they change, only
     the groups of the squares that changed are worked out again."""
 
-    __slots__ = ("best", "board", "by_group", "level", "mortgaged", "owner")
+    __slots__ = ("best", "board", "by_group", "info", "level", "mortgaged", "owner")
 
     def __init__(self, st: GameState):
-        info = board_info(st.board.name)
+        info = self.info = board_info(st.board.name)
         self.board = st.board
         self.owner, self.level, self.mortgaged = list(st.owner), list(st.level), list(st.mortgaged)
         self.by_group = [
@@ -382,7 +382,7 @@ class RentTable:
         return best
 
     def update(self, st: GameState) -> None:
-        info = board_info(st.board.name)
+        info = self.info
         owner, level, mortgaged = st.owner, st.level, st.mortgaged
         changed: set[int] = set()
         # The squares that changed, found by C-level iterators (usually one or two).
@@ -396,10 +396,26 @@ class RentTable:
             changed.update(compress(range(40), map(ne, self.mortgaged, mortgaged)))
             self.mortgaged = list(mortgaged)
         group_of = info.rent_group_index
+        by_group, best = self.by_group, self.best
+        again = False  # whether a rent may have gone down: then every group counts again
         for gi in {group_of[sq] for sq in changed}:
-            if gi >= 0:
-                self.by_group[gi] = _group_rents(info.rent_groups[gi], owner, level, mortgaged)
-        self.best = self._combine(len(st.players))
+            if gi < 0:
+                continue
+            before = by_group[gi]
+            after = by_group[gi] = _group_rents(info.rent_groups[gi], owner, level, mortgaged)
+            if before and not (
+                len(before) == len(after) == 1
+                and before[0][0] == after[0][0]
+                and after[0][1] >= before[0][1]
+            ):
+                again = True
+            elif not again:
+                # Only higher (a building more on a whole group, say): the maxima can only rise.
+                for o, r in after:
+                    if r > best[o]:
+                        best[o] = r
+        if again:
+            self.best = self._combine(len(best))
 
 
 # The rents table of the last board a strategy bot looked at. Every bot of a game asks about the
