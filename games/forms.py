@@ -16,6 +16,7 @@ from django.utils.translation import gettext_lazy as _
 from games.engine import PRESET_NAMES, PRESETS, InvalidRules
 from games.models import Table
 from games.options import PRESET_LABELS
+from games.refusals import translate_refusal
 from games.services import CORRESPONDENCE_ROUNDS, table_rules
 
 TURN_HOUR_CHOICES = [
@@ -198,7 +199,7 @@ class TableForm(forms.Form):
             match = _OPTION_IN_MESSAGE.search(str(e))
             field = _FIELD_OF_OPTION.get(match.group(1)) if match else None
             if field is None or field not in self.errors:
-                self.add_error(field, str(e))
+                self.add_error(field, translate_refusal(e))
             return None
 
     def _options(self, preset: str, pace: str) -> dict[str, Any]:

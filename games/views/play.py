@@ -27,6 +27,7 @@ from games.engine import GameState, RuleSet, apply, new_game, set_clock
 from games.engine.errors import EngineError
 from games.engine.events import describe
 from games.models import Game, GameAction, Seat, Table
+from games.refusals import translate_refusal
 from games.views import present
 from games.views.api import seat_actions
 from games.views.play_forms import FormError, parse_action, prefill_from
@@ -195,11 +196,14 @@ def _wants_json(request: HttpRequest) -> bool:
 
 
 def _refusal(request: HttpRequest, game_id: int, as_json: bool, *, message: str, status: int,
-             level: str = "error", prefill: dict | None = None) -> HttpResponse:
-    """A refused move: for a program ``{"error": message}`` (a stale move also gets the current
-    ``version``, to read the position again), else the page's answer."""
+             level: str = "error", prefill: dict | None = None,
+             error: str | None = None) -> HttpResponse:
+    """A refused move: for a program ``{"error": ..., "message": message}`` (a stale move also
+    gets the current ``version``, to read the position again), else the page's answer.
+    ``error`` is what programs match on: the engine's English for a move the rules refuse
+    (``message`` is then in the reader's language); by default the message itself."""
     if as_json:
-        body: dict[str, Any] = {"error": message}
+        body: dict[str, Any] = {"error": message if error is None else error, "message": message}
         if status == 409:
             body["version"] = Game.objects.filter(pk=game_id).values_list("version", flat=True).first()
         return JsonResponse(body, status=status)
@@ -225,7 +229,9 @@ def act(request: HttpRequest, game_id: int) -> HttpResponse:
     game, seats, me = _load(request, game_id)
     if me is None:
         message = _("Only the players of this game may make moves.")
-        return JsonResponse({"error": message}, status=403) if as_json else HttpResponseForbidden(message)
+        if as_json:
+            return JsonResponse({"error": message, "message": message}, status=403)
+        return HttpResponseForbidden(message)
     prefill = prefill_from(request.POST)
     try:
         parsed = parse_action(request.POST)
@@ -244,8 +250,10 @@ def act(request: HttpRequest, game_id: int) -> HttpResponse:
     except services.NotAllowed as e:
         return _refusal(request, game_id, as_json, message=capfirst(str(e)) + ".", status=403)
     except services.GameError as e:
-        return _refusal(request, game_id, as_json, message=_("Refused: %(reason)s.") % {"reason": str(e)},
-                        status=400, prefill=prefill)
+        # The engine's reason in the reader's words; programs keep its English in ``error``.
+        return _refusal(request, game_id, as_json,
+                        message=_("Refused: %(reason)s.") % {"reason": translate_refusal(e)},
+                        error=f"Refused: {e}.", status=400, prefill=prefill)
     if as_json:
         return _moved_json(sub, me)
     # The service's game is the position just committed (seats do not change in play).
@@ -304,12 +312,14 @@ def replay_states(record: dict[str, Any]) -> list[GameState]:
     try:
         RuleSet.from_json(record["rules"])
     except (EngineError, KeyError, TypeError, ValueError) as e:
-        raise RecordError(_("The record's rule set is not valid: %(reason)s.") % {"reason": e}) from e
+        raise RecordError(_("The record's rule set is not valid: %(reason)s.") % {
+            "reason": translate_refusal(e)}) from e
     try:
         state, _events = new_game(RuleSet.from_json(record["rules"]), names, seed, teams=record.get("teams"),
                                   events=False)
     except (EngineError, TypeError, ValueError) as e:
-        raise RecordError(_("The engine cannot start this game: %(reason)s.") % {"reason": e}) from e
+        raise RecordError(_("The engine cannot start this game: %(reason)s.") % {
+            "reason": translate_refusal(e)}) from e
     # The same steps as services.game_replay, one at a time, to name the action the engine refuses.
     states = [state.copy()]
     for i, a in enumerate(actions, start=1):
@@ -319,7 +329,7 @@ def replay_states(record: dict[str, Any]) -> list[GameState]:
             apply(state, {k: v for k, v in a.items() if k != "clock"}, events=False)
         except (EngineError, TypeError, ValueError) as e:
             raise RecordError(_("Action %(n)d of the record (%(type)s) is refused by the engine: %(reason)s.") % {
-                "n": i, "type": str(a.get("type"))[:20], "reason": e}) from e
+                "n": i, "type": str(a.get("type"))[:20], "reason": translate_refusal(e)}) from e
         states.append(state.copy())
     return states
 

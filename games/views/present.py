@@ -34,6 +34,7 @@ from games.engine.rules import (
     waiting_on,
 )
 from games.engine.state import HOTEL, NO_OWNER
+from games.refusals import translate_refusal
 
 # One colour per seat, for tokens, owner markers and the players' panels.
 PLAYER_COLOURS = ("#d62828", "#1d5fd8", "#138a43", "#e08a00", "#7c3aed", "#0891b2", "#c2185b", "#57534e")
@@ -402,7 +403,7 @@ def counter_error(st: GameState, me: int, t: dict) -> str | None:
     try:
         apply(probe, {"type": "reject", "player": me, "trade": t["id"]}, events=False)
     except IllegalAction as e:
-        return str(e)
+        return translate_refusal(e)
     if any(a["type"] == "propose" for a in legal_actions(probe, me)):
         return None
     try:
@@ -410,7 +411,7 @@ def counter_error(st: GameState, me: int, t: dict) -> str | None:
         # so its refusal names the rule that closes the window.
         apply(probe, {"type": "propose", "player": me, "to": t["from"], "give": {}, "take": {}}, events=False)
     except IllegalAction as e:
-        return str(e)
+        return translate_refusal(e)
     return _("trades can't be proposed now")
 
 

@@ -26,6 +26,7 @@ from games.forms import InviteForm, TableForm, TeamForm
 from games.links import absolute, game_path, invite_path, table_path
 from games.models import Seat, Table
 from games.options import PRESET_BLURBS, PRESET_LABELS, format_value
+from games.refusals import translate_refusal
 
 # ---------------------------------------------------------------------------------------------
 # Helpers
@@ -33,7 +34,8 @@ from games.options import PRESET_BLURBS, PRESET_LABELS, format_value
 
 
 def _error(request: HttpRequest, error: Exception) -> None:
-    messages.error(request, capfirst(str(error)))
+    # A service's refusal may carry the engine's English (a rule set, a new game's seats).
+    messages.error(request, capfirst(translate_refusal(error)))
 
 
 def _int(value: str | None) -> int | None:
@@ -196,7 +198,7 @@ def table_create(request: HttpRequest) -> HttpResponse:
             is_private=data["is_private"],
         )
     except services.GameError as e:
-        form.add_error(None, capfirst(str(e)))
+        form.add_error(None, capfirst(translate_refusal(e)))
         return _render_form(request, form)
     messages.success(
         request, _("Your table is open. Invite friends or add bots, then start the game.")
