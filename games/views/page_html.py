@@ -25,6 +25,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 
 from games.templatetags.play_tags import money as _money
+from games.views.short_labels import short_label
 
 ICONS = {
     "chance": '<span class="sq-icon icon-chance" aria-hidden="true">?</span>',
@@ -85,8 +86,13 @@ def _square(
         title += " · " + tr["hotel"]
     elif sq["level"]:
         title += f" · {_e(sq['level'])} {tr['houses']}"
+    if sq.get("rent") is not None:
+        title += f" · {tr['rent']} {_e(_money(sq['rent']))}"
+    elif sq.get("rent_dice"):
+        title += " · " + tr["rent_dice"] % {"n": _e(sq["rent_dice"])}
 
-    out = [f'<div class="{classes}"\n style="{style}"\n title="{title}">\n']
+    # tabindex="-1": a tap focuses the square, and a small board shows its title (game.css).
+    out = [f'<div class="{classes}"\n style="{style}"\n title="{title}" tabindex="-1">\n']
     if colour:
         if sq["hotel"]:
             inside = f'<span class="hotel" aria-label="{tr["hotel"]}"></span>'
@@ -117,9 +123,15 @@ def _square(
         icon = ICONS.get(sq["kind"])
         if icon:
             out.append(icon + "\n")
-        out.append(f'<span class="sq-name">{name}</span>\n<span class="tokens">')
-        out.extend(_token(p, _e(p["name"])) for p in tokens)
-        out.append("</span>\n")
+        # The full name, and the short label that replaces it on a small board (game.css).
+        out.append(
+            f'<span class="sq-name">{name}</span>'
+            f'<span class="sq-short" aria-hidden="true">{_e(short_label(sq["name"]))}</span>\n'
+        )
+        if tokens:  # (an empty one would not show: left out, the board is 1 kB lighter)
+            out.append('<span class="tokens">')
+            out.extend(_token(p, _e(p["name"])) for p in tokens)
+            out.append("</span>\n")
         if sq["price"]:
             out.append(f'<span class="sq-price">{_e(_money(sq["price"]))}</span>\n')
         elif sq["tax"]:
@@ -168,6 +180,8 @@ def squares_html(
         "go_sub": _("collect salary as you pass"),
         "in_jail": _("In jail"),
         "visiting": _("Just visiting"),
+        "rent": _("rent"),
+        "rent_dice": _("rent %(n)s times the dice"),
     }
     act_url = None
     if game_id is not None and any(sq["target"] for sq in squares):

@@ -26,6 +26,7 @@ from games.engine.events import describe
 from games.engine.rules import (
     JAIL_CARD_VALUE,
     auction_askee,
+    rent_of,
     rent_tax_rate,
     salary_active,
     tax_worth,
@@ -158,6 +159,13 @@ def board_view(st: GameState, players: list[dict[str, Any]], *, targets: set[int
         owner = st.owner[s.index] if s.is_deed else NO_OWNER
         level = st.level[s.index] if s.kind == "street" else 0
         info = board.group_info.get(s.group or "", {})
+        # What landing here costs now: an amount, or for a utility the multiple of the dice.
+        rent = rent_dice = None
+        if owner != NO_OWNER and not st.mortgaged[s.index]:
+            if s.kind == "utility":
+                rent_dice = rent_of(st, s.index, dice_total=1)
+            else:
+                rent = rent_of(st, s.index)
         squares.append({
             "index": s.index, "name": s.name, "kind": s.kind, "row": row, "col": col, "side": side,
             "corner": CORNERS.get(s.index), "group": s.group or "",
@@ -167,6 +175,7 @@ def board_view(st: GameState, players: list[dict[str, Any]], *, targets: set[int
             "owner": None if owner == NO_OWNER else players[owner],
             "mortgaged": s.is_deed and st.mortgaged[s.index],
             "houses": range(level if level != HOTEL else 0), "hotel": level == HOTEL, "level": level,
+            "rent": rent, "rent_dice": rent_dice,
             "tokens": tokens.get(s.index, []), "target": s.index in targets,
             "here": not st.over and players[st.current]["pos"] == s.index,
         })

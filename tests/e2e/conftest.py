@@ -61,9 +61,10 @@ def browser() -> Iterator[object]:
             os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = previous
 
 
-@pytest.fixture
+@pytest.fixture(scope="session")
 def artifacts() -> Path:
-    """test-artifacts/e2e/ (git-ignored): screenshots of the pages the tests went through."""
+    """test-artifacts/e2e/ (git-ignored): screenshots of the pages the tests went through,
+    those of the last run only (emptied once per run, so that each test's shots stay)."""
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     for old in ARTIFACTS.glob("*.png"):
         old.unlink()
