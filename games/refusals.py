@@ -9,11 +9,16 @@ same sentence as a gettext message with ``%(slot)s`` placeholders, in the catalo
 locale/.
 
 ``translate_refusal`` gives the message in the active language. A message without an entry
-(a new one in the engine, or the site's own words) comes back unchanged, in English: it never
-raises. Square and player names stay as they are, as the board and the log show them.
+(a new one in the engine) comes back unchanged, in English: it never raises. Square and player
+names stay as they are, as the board and the log show them.
 
-Programs keep getting the engine's English (the JSON ``error`` of a move); tests/games/
-test_refusals.py reads the engine's source and fails when a message it can raise has no entry.
+The site's own refusals (a table that is full, a page drawn before the last move) are
+``SiteRefusal`` exceptions: their words are gettext messages from the start, so they need no
+entry here; ``translate_refusal`` gives them in the active language too.
+
+Programs keep getting the English (the JSON ``error`` of a move, ``str()`` of a refusal);
+tests/games/test_refusals.py reads the engine's source and fails when a message it can raise has
+no entry.
 """
 
 from __future__ import annotations
@@ -23,6 +28,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from django.utils import translation
 from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext_lazy, pgettext_lazy
@@ -360,9 +366,42 @@ def match_refusal(message: str) -> tuple[Refusal, re.Match] | None:
     return None
 
 
+class SiteRefusal(Exception):
+    """A refusal in the site's own words: a ``gettext_lazy`` message, its ``%(name)s``
+    placeholders filled from ``params`` (which may be lazy too). ``str()`` is the English, what
+    programs match on and logs show; ``localized()`` the active language. A plain string
+    (an engine's refusal passed on) is kept as it is and translated by ``translate_refusal``."""
+
+    def __init__(self, message: str | Promise, /, **params: Any) -> None:
+        super().__init__(message)
+        self.message = message
+        self.params = params
+
+    def _render(self) -> str:
+        text = str(self.message)
+        if not self.params:
+            return text
+        return text % {k: str(v) if isinstance(v, Promise) else v for k, v in self.params.items()}
+
+    def __str__(self) -> str:
+        with translation.override(None):  # no catalog: every message as its msgid, English
+            return self._render()
+
+    def localized(self) -> str:
+        """The refusal in the active language."""
+        if isinstance(self.message, Promise):
+            try:
+                return self._render()
+            except (KeyError, ValueError, TypeError):
+                return str(self)  # a translation whose placeholders do not fit
+        return translate_refusal(self._render())
+
+
 def translate_refusal(message: object) -> str:
-    """An engine refusal (a message or the exception itself) in the active language; anything
-    without an entry comes back as it is."""
+    """An engine refusal (a message or the exception itself) or a ``SiteRefusal`` in the active
+    language; anything else without an entry comes back as it is."""
+    if isinstance(message, SiteRefusal):
+        return message.localized()
     text = str(message)
     found = match_refusal(text)
     if found is None:

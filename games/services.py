@@ -17,11 +17,13 @@ from typing import Any
 from django.db import connection, transaction
 from django.db.models import Case, Value, When
 from django.db.models.functions import Cast
-from django.utils import timezone
+from django.utils import timezone, translation
+from django.utils.translation import gettext_lazy as _
 
 from games.engine import GameState, IllegalAction, RuleSet, apply, new_game, set_clock, waiting_on
 from games.engine.errors import EngineError, InvalidRules
 from games.models import AuctionRow, DeckRow, DeedRow, Game, GameAction, Invitation, Seat, Table, TradeRow
+from games.refusals import SiteRefusal
 
 # RULES.md 4 and 10: live bidders get 20 s, live debtors 60 s; other decisions the preset's
 # turn_seconds. Correspondence tables give every decision the table's hours.
@@ -33,8 +35,10 @@ MAX_BOT_ACTIONS = 2000
 CORRESPONDENCE_ROUNDS = {"salary_stops_round": 40, "rent_tax_round": 50, "rent_tax_step_rounds": 3}
 
 
-class GameError(Exception):
-    """A refused request, with a message for the person who made it."""
+class GameError(SiteRefusal):
+    """A refused request, with a message for the person who made it: the site's own words as a
+    lazy gettext message (``str()`` gives the English, ``localized()`` the reader's language),
+    or an engine's refusal passed on in its English (games.refusals translates it)."""
 
 
 class StaleVersion(GameError):
@@ -96,15 +100,17 @@ def table_create(*, host, name: str, preset: str, options: dict[str, Any] | None
     lo, hi = rules.seats
     seat_count = seat_count or hi
     if not lo <= seat_count <= hi:
-        raise GameError(f"this rule set seats {lo} to {hi} players")
+        raise GameError(_("this rule set seats %(lo)s to %(hi)s players"), lo=lo, hi=hi)
     if pace not in Table.Pace.values:
-        raise GameError("pace must be live or correspondence")
+        raise GameError(_("pace must be live or correspondence"))
     if pace == Table.Pace.CORRESPONDENCE:
         if turn_hours not in Table.TURN_HOURS:
-            raise GameError("choose 1, 12, 24 or 72 hours per turn")
+            raise GameError(_("choose 1, 12, 24 or 72 hours per turn"))
     else:
         turn_hours = None
-    name = (name or "").strip() or f"{host.display_name or host.username}'s table"
+    # The default name is in the host's language (the request's), as they would type it.
+    default = translation.gettext("%(name)s's table") % {"name": host.display_name or host.username}
+    name = (name or "").strip() or default
     table = Table.objects.create(host=host, name=name[:80], preset=preset, options=options, pace=pace,
                                  turn_hours=turn_hours, seat_count=seat_count, is_private=is_private)
     Seat.objects.bulk_create([
@@ -118,7 +124,7 @@ def table_create(*, host, name: str, preset: str, options: dict[str, Any] | None
 def _open_table(table_id: int) -> Table:
     table = Table.objects.select_for_update().get(pk=table_id)
     if table.status != Table.Status.OPEN:
-        raise GameError("this table is no longer open")
+        raise GameError(_("this table is no longer open"))
     return table
 
 
@@ -127,10 +133,10 @@ def table_join(*, table: Table, user, position: int | None = None) -> Seat:
     table = _open_table(table.pk)
     seats = list(table.seats.select_for_update())
     if any(s.user_id == user.pk for s in seats):
-        raise GameError("you already have a seat at this table")
+        raise GameError(_("you already have a seat at this table"))
     free = [s for s in seats if s.is_empty and (position is None or s.position == position)]
     if not free:
-        raise GameError("that seat is taken" if position is not None else "the table is full")
+        raise GameError(_("that seat is taken") if position is not None else _("the table is full"))
     seat = free[0]
     seat.user = user
     fields = ["user"]
@@ -156,14 +162,14 @@ def table_change_seat(*, table: Table, user, position: int) -> Seat:
     seats = list(table.seats.select_for_update())
     mine = next((s for s in seats if s.user_id == user.pk), None)
     if mine is None:
-        raise GameError("you have no seat at this table")
+        raise GameError(_("you have no seat at this table"))
     target = next((s for s in seats if s.position == position), None)
     if target is None:
-        raise GameError("no such seat")
+        raise GameError(_("no such seat"))
     if target.pk == mine.pk:
         return mine
     if not target.is_empty:
-        raise GameError("that seat is taken")
+        raise GameError(_("that seat is taken"))
     mine.user = None
     mine.save(update_fields=["user"])
     target.user = user
@@ -186,7 +192,7 @@ def table_leave(*, table: Table, user) -> None:
         return
     updated = table.seats.filter(user=user).update(user=None)
     if not updated:
-        raise GameError("you have no seat at this table")
+        raise GameError(_("you have no seat at this table"))
 
 
 @transaction.atomic
@@ -194,15 +200,15 @@ def table_set_seat(*, table: Table, by, position: int, bot: str) -> Seat:
     """The host puts a bot in an empty seat, or empties a bot's seat (bot="")."""
     table = _open_table(table.pk)
     if table.host_id != by.pk:
-        raise NotAllowed("only the host may seat bots")
+        raise NotAllowed(_("only the host may seat bots"))
     if bot not in Seat.Bot.values:
-        raise GameError("unknown bot")
+        raise GameError(_("unknown bot"))
     seats = list(table.seats.select_for_update())
     seat = next((s for s in seats if s.position == position), None)
     if seat is None:
-        raise GameError("no such seat")
+        raise GameError(_("no such seat"))
     if seat.user_id is not None:
-        raise GameError("a player sits there")
+        raise GameError(_("a player sits there"))
     seat.bot = bot
     fields = ["bot"]
     if bot and table.rules.teams:
@@ -218,22 +224,22 @@ def table_set_team(*, table: Table, user, team: int, position: int | None = None
     Only occupied seats count towards a team's two places; empty seats follow."""
     table = _open_table(table.pk)
     if not table.rules.teams:
-        raise GameError("this is not a team game")
+        raise GameError(_("this is not a team game"))
     if team not in (0, 1):
-        raise GameError("choose team 1 or 2")
+        raise GameError(_("choose team 1 or 2"))
     seats = list(table.seats.select_for_update())
     if position is None:
         mine = next((s for s in seats if s.user_id == user.pk), None)
         if mine is None:
-            raise GameError("you have no seat at this table")
+            raise GameError(_("you have no seat at this table"))
     else:
         if table.host_id != user.pk:
-            raise NotAllowed("only the host may move bots between teams")
+            raise NotAllowed(_("only the host may move bots between teams"))
         mine = next((s for s in seats if s.position == position and s.bot), None)
         if mine is None:
-            raise GameError("no bot sits there")
+            raise GameError(_("no bot sits there"))
     if sum(1 for s in seats if s.team == team and s.pk != mine.pk and not s.is_empty) >= 2:
-        raise GameError("that team is full")
+        raise GameError(_("that team is full"))
     mine.team = team
     mine.save(update_fields=["team"])
     return mine
@@ -242,8 +248,9 @@ def table_set_team(*, table: Table, user, team: int, position: int | None = None
 @transaction.atomic
 def invitation_create(*, table: Table, by, email: str) -> Invitation:
     if table.host_id != by.pk and not table.seats.filter(user=by).exists():
-        raise NotAllowed("only players at the table may invite")
-    inv, _ = Invitation.objects.get_or_create(table=table, email=email.strip().lower(), defaults={"invited_by": by})
+        raise NotAllowed(_("only players at the table may invite"))
+    inv, _created = Invitation.objects.get_or_create(table=table, email=email.strip().lower(),
+                                                     defaults={"invited_by": by})
     from games import tasks
     transaction.on_commit(lambda: tasks.send_invitation.delay(inv.pk))
     return inv
@@ -253,16 +260,16 @@ def invitation_create(*, table: Table, by, email: str) -> Invitation:
 def table_start(*, table: Table, by) -> Game:
     table = _open_table(table.pk)
     if table.host_id != by.pk:
-        raise NotAllowed("only the host may start the game")
+        raise NotAllowed(_("only the host may start the game"))
     seats = list(table.seats.select_related("user"))
     if any(s.is_empty for s in seats):
-        raise GameError("every seat must be filled (add bots to empty seats)")
+        raise GameError(_("every seat must be filled (add bots to empty seats)"))
     rules = table_rules(preset=table.preset, options=table.options, pace=table.pace)
     teams = None
     if rules.teams:
         teams = [[s.position for s in seats if s.team == t] for t in (0, 1)]
         if any(len(t) != 2 for t in teams):
-            raise GameError("each team needs two players")
+            raise GameError(_("each team needs two players"))
     names = [s.label for s in seats]
     if len(set(names)) != len(names):
         names = [f"{n} ({s.position + 1})" for n, s in zip(names, seats)]
@@ -324,7 +331,7 @@ def _bots(sub: Submission, seats: list[Seat]) -> None:
     if not bots:
         return
     state = sub.state
-    for _ in range(MAX_BOT_ACTIONS):
+    for _step in range(MAX_BOT_ACTIONS):
         if state.over:
             return
         todo = [p for p in waiting_on(state) if p in bots and not state.players[p].bankrupt]
@@ -502,15 +509,16 @@ def game_submit_actions(*, game: Game, user, actions: list[dict], expected_versi
     version goes up once. Raises like ``game_submit_action``; nothing is written then."""
     game = _locked_game(game.pk)
     if game.status != Game.Status.ACTIVE:
-        raise GameError("this game is over")
+        raise GameError(_("this game is over"))
     if expected_version != game.version:
-        raise StaleVersion("the game has moved on since your page was drawn; here is the current position")
+        raise StaleVersion(
+            _("the game has moved on since your page was drawn; here is the current position"))
     seats = _seats(game, seats)
     seat = _seat_of(seats, user)
     if seat is None:
-        raise NotAllowed("you are not playing in this game")
+        raise NotAllowed(_("you are not playing in this game"))
     if not actions or any(not isinstance(a, dict) or a.get("type") == "timeout" for a in actions):
-        raise GameError("unknown action")
+        raise GameError(_("unknown action"))
     before = game.state
     state = GameState.from_json(before)
     _clock(game, state, timezone.now())
@@ -553,7 +561,7 @@ def game_timeout(*, game_id: int, now: datetime | None = None) -> int:
 def game_replay(*, record: dict) -> list[GameState]:
     """States after each action of a game record (rules, seed, names, teams, actions)."""
     rules = RuleSet.from_json(record["rules"])
-    state, _ = new_game(rules, record["names"], record["seed"], teams=record.get("teams"))
+    state, _events = new_game(rules, record["names"], record["seed"], teams=record.get("teams"))
     states = [state.copy()]
     for a in record["actions"]:
         if a.get("clock") is not None:

@@ -19,6 +19,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.text import capfirst
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import reswap, retarget
 
@@ -37,6 +38,9 @@ POLL_SECONDS = {Table.Pace.LIVE: 2, Table.Pace.CORRESPONDENCE: 15}
 LOG_PAGE = 20
 MAX_RECORD_BYTES = 2 * 1024 * 1024
 SESSION_RECORD = "uploaded_record"
+# What a move by someone without a seat gets: programs match the English, people read it in
+# their language.
+NOT_A_PLAYER = gettext_noop("Only the players of this game may make moves.")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -228,15 +232,16 @@ def act(request: HttpRequest, game_id: int) -> HttpResponse:
     as_json = _wants_json(request)
     game, seats, me = _load(request, game_id)
     if me is None:
-        message = _("Only the players of this game may make moves.")
+        message = _(NOT_A_PLAYER)
         if as_json:
-            return JsonResponse({"error": message, "message": message}, status=403)
+            return JsonResponse({"error": NOT_A_PLAYER, "message": message}, status=403)
         return HttpResponseForbidden(message)
     prefill = prefill_from(request.POST)
     try:
         parsed = parse_action(request.POST)
     except FormError as e:
-        return _refusal(request, game_id, as_json, message=str(e), status=400, prefill=prefill)
+        return _refusal(request, game_id, as_json, message=e.localized(), error=str(e), status=400,
+                        prefill=prefill)
     try:
         if len(parsed.actions) == 1:
             sub = services.game_submit_action(game=game, user=request.user, action=parsed.actions[0],
@@ -244,13 +249,15 @@ def act(request: HttpRequest, game_id: int) -> HttpResponse:
         else:
             sub = services.game_submit_actions(game=game, user=request.user, actions=parsed.actions,
                                                expected_version=parsed.version, seats=seats)
+    # Each refusal in the reader's words; programs keep the English in ``error``.
     except services.StaleVersion as e:
-        return _refusal(request, game_id, as_json, message=capfirst(str(e)) + ".", status=409, level="warning",
-                        prefill=prefill)
+        return _refusal(request, game_id, as_json, message=capfirst(e.localized()) + ".",
+                        error=capfirst(str(e)) + ".", status=409, level="warning", prefill=prefill)
     except services.NotAllowed as e:
-        return _refusal(request, game_id, as_json, message=capfirst(str(e)) + ".", status=403)
+        return _refusal(request, game_id, as_json, message=capfirst(e.localized()) + ".",
+                        error=capfirst(str(e)) + ".", status=403)
     except services.GameError as e:
-        # The engine's reason in the reader's words; programs keep its English in ``error``.
+        # The engine's reason, or the site's own (a finished game, a forged action).
         return _refusal(request, game_id, as_json,
                         message=_("Refused: %(reason)s.") % {"reason": translate_refusal(e)},
                         error=f"Refused: {e}.", status=400, prefill=prefill)

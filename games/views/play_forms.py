@@ -14,7 +14,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.http import QueryDict
-from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy as _
+
+from games.refusals import SiteRefusal
 
 NO_PARAMS = ("roll", "end_turn", "buy", "decline", "pass", "pay_fine", "use_card", "casino_skip", "surrender")
 SQUARE_PARAM = ("build", "sell", "sell_all", "mortgage", "unmortgage", "keep_mortgaged", "teleport", "destroy",
@@ -28,8 +30,9 @@ KNOWN_FIELDS = frozenset(("csrfmiddlewaretoken", "version", "type", "square", "a
 _WHOLE = re.compile(r"\d{1,9}")
 
 
-class FormError(ValueError):
-    """A malformed or forged form, with a message for the person who sent it."""
+class FormError(SiteRefusal, ValueError):
+    """A malformed or forged form, with a message for the person who sent it (``str()`` in
+    English for programs, ``localized()`` in the reader's language)."""
 
 
 @dataclass
@@ -38,23 +41,23 @@ class ParsedAction:
     actions: list[dict[str, Any]]  # one action, or reject + propose for a counter-offer
 
 
-def _whole(data: QueryDict, key: str, *, label: str | None = None, default: int | None = None) -> int:
+def _whole(data: QueryDict, key: str, *, label: object = None, default: int | None = None) -> int:
     raw = data.get(key)
     if raw is None or raw.strip() == "":
         if default is not None:
             return default
-        raise FormError(_("%(field)s is missing.") % {"field": label or key})
+        raise FormError(_("%(field)s is missing."), field=label or key)
     raw = raw.strip()
     if not _WHOLE.fullmatch(raw):
-        raise FormError(_("%(field)s must be a whole number, not “%(value)s”.") % {
-            "field": label or key, "value": raw[:20]})
+        raise FormError(_("%(field)s must be a whole number, not “%(value)s”."),
+                        field=label or key, value=raw[:20])
     return int(raw)
 
 
 def _square(data: QueryDict, key: str = "square") -> int:
     sq = _whole(data, key, label=_("The square"))
     if not 0 <= sq < 40:
-        raise FormError(_("There is no square %(n)d on the board.") % {"n": sq})
+        raise FormError(_("There is no square %(n)d on the board."), n=sq)
     return sq
 
 
@@ -65,7 +68,7 @@ def _squares(data: QueryDict, key: str) -> list[int]:
             raise FormError(_("A deed in the trade is not a square number."))
         sq = int(raw)
         if not 0 <= sq < 40:
-            raise FormError(_("There is no square %(n)d on the board.") % {"n": sq})
+            raise FormError(_("There is no square %(n)d on the board."), n=sq)
         if sq in out:
             raise FormError(_("A deed is listed twice in the trade."))
         out.append(sq)
@@ -74,20 +77,21 @@ def _squares(data: QueryDict, key: str) -> list[int]:
 
 def _single(data: QueryDict, key: str) -> None:
     if len(data.getlist(key)) > 1:
-        raise FormError(_("The field “%(field)s” was sent twice.") % {"field": key})
+        raise FormError(_("The field “%(field)s” was sent twice."), field=key)
 
 
 def parse_action(data: QueryDict) -> ParsedAction:
     unknown = sorted(set(data) - KNOWN_FIELDS)
     if unknown:
-        raise FormError(_("Unexpected field “%(field)s”: the page never sends it.") % {"field": unknown[0][:30]})
+        raise FormError(_("Unexpected field “%(field)s”: the page never sends it."),
+                        field=unknown[0][:30])
     for key in data:
         if key not in ("numbers", "give_squares", "take_squares"):
             _single(data, key)
     version = _whole(data, "version", label=_("The version"))
     kind = (data.get("type") or "").strip()
     if kind not in ACTION_TYPES:
-        raise FormError(_("Unknown action “%(type)s”.") % {"type": kind[:30]})
+        raise FormError(_("Unknown action “%(type)s”."), type=kind[:30])
     action: dict[str, Any] = {"type": kind}
     if kind in SQUARE_PARAM:
         action["square"] = _square(data)

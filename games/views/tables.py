@@ -17,6 +17,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.text import capfirst
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST, require_safe
 from django_htmx.http import HttpResponseClientRedirect
 
@@ -279,7 +280,7 @@ def table_seat(request: HttpRequest, table_id: int) -> HttpResponse:
     position = _int(request.POST.get("position"))
     try:
         if position is None:
-            raise services.GameError(_("choose a seat"))
+            raise services.GameError(gettext_lazy("choose a seat"))
         services.table_change_seat(table=table, user=request.user, position=position)
     except services.GameError as e:
         _error(request, e)
@@ -294,7 +295,7 @@ def table_bot(request: HttpRequest, table_id: int) -> HttpResponse:
     position = _int(request.POST.get("position"))
     try:
         if position is None:
-            raise services.GameError(_("choose a seat"))
+            raise services.GameError(gettext_lazy("choose a seat"))
         services.table_set_seat(
             table=table, by=request.user, position=position, bot=request.POST.get("bot", "")
         )
@@ -310,7 +311,7 @@ def table_team(request: HttpRequest, table_id: int) -> HttpResponse:
     form = TeamForm(request.POST)
     try:
         if not form.is_valid():
-            raise services.GameError(_("choose team 1 or 2"))
+            raise services.GameError(gettext_lazy("choose team 1 or 2"))
         services.table_set_team(
             table=table,
             user=request.user,
