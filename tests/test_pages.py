@@ -48,3 +48,28 @@ def test_pages_answer_in_the_browsers_language_for_visitors(client):
     assert response["Content-Language"] == "es"
     # allauth ships Spanish; the sign-in page is translated.
     assert "Iniciar sesión" in response.content.decode()
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("language", "heading"), [("en", "Page not found"), ("es", "Página no encontrada")]
+)
+def test_an_unknown_address_answers_the_site_s_own_404_page_in_the_reader_s_language(
+    client, language, heading
+):
+    response = client.get("/no-such-page/", HTTP_ACCEPT_LANGUAGE=language)
+
+    html = response.content.decode()
+    assert response.status_code == 404
+    assert heading in html
+    assert 'href="/"' in html  # the way back to the lobby
+    assert "Not Found</h1>" not in html  # not Django's bare page
+
+
+def test_the_500_page_renders_without_a_request_context():
+    from django.template import loader
+
+    html = loader.get_template("500.html").render()
+
+    assert "Something went wrong" in html
+    assert 'href="/"' in html
