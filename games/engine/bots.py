@@ -119,6 +119,16 @@ class BoardInfo:
             for x in sqs:
                 index[x] = gi
         self.rent_group_index = tuple(index)
+        # What lifting each deed's mortgage costs under either rule (``unmortgage_cost``,
+        # RULES.md 9): mortgage + 10%, or 60% of the price, rounded up; 0 off the deeds.
+        self.lift_plus_10 = tuple(
+            s.mortgage - (-s.mortgage // 10) if s.is_deed else 0 for s in board.squares
+        )
+        self.lift_60 = tuple(-(-s.price * 6 // 10) if s.is_deed else 0 for s in board.squares)
+
+    def lift_costs(self, st: GameState) -> tuple[int, ...]:
+        """Each square's ``unmortgage_cost`` under st's rules, as a table."""
+        return self.lift_plus_10 if st.rules.unmortgage == "mortgage_plus_10" else self.lift_60
 
 
 def _one(sq: int) -> Callable[[list], tuple]:
@@ -132,6 +142,7 @@ def board_info(name: str) -> BoardInfo:
 
 
 _ANY_CASH = float("inf")
+_SQUARES = range(40)
 
 
 def _turn_key(st: GameState) -> tuple[int, int]:
@@ -249,20 +260,24 @@ class RandomBot:
         return {"type": "propose", "player": seat, "to": to, "give": give, "take": take}
 
 
-def _tradeable(st: GameState, p: int) -> list[int]:
+def _tradeable(st: GameState, p: int, own: list[int] | None = None) -> list[int]:
     """p's deeds that may go into a trade: no buildings in their group, and mortgaged ones
-    only where the rule set allows (the engine's trade check has the last word)."""
+    only where the rule set allows (the engine's trade check has the last word). ``own``:
+    the deeds p holds, in board order, when the caller has them."""
     board = st.board
     allow_mortgaged = st.rules.trade_mortgaged == "yes"
+    owner, level, mortgaged, group_of = st.owner, st.level, st.mortgaged, board.group_of
     out = []
-    for sq in board.deeds:
-        if st.owner[sq] != p:
+    for sq in board.deeds if own is None else own:
+        if owner[sq] != p:
             continue
-        if st.mortgaged[sq] and not allow_mortgaged:
+        if mortgaged[sq] and not allow_mortgaged:
             continue
-        if any(st.level[x] for x in board.group_of[sq]):
-            continue
-        out.append(sq)
+        for x in group_of[sq]:  # (a loop: cheaper than any() over a generator)
+            if level[x]:
+                break
+        else:
+            out.append(sq)
     return out
 
 
@@ -641,6 +656,7 @@ class StrategyBot:
         info = board_info(st.board.name)
         price = st.board.price
         mortgaged = st.mortgaged
+        costs = info.lift_costs(st)
         total = 0.0
         for g in groups:
             sqs = info.groups[g]
@@ -653,7 +669,7 @@ class StrategyBot:
                 total += self.group_value(st, info, g, held, len(sqs), worth)
                 for x in sqs:
                     if owner[x] == p and mortgaged[x]:
-                        total -= unmortgage_cost(st, x)
+                        total -= costs[x]
         return total
 
     def deed_value(self, st: GameState, p: int, sq: int) -> float:
@@ -674,7 +690,7 @@ class StrategyBot:
         sqs = info.groups[g]
         size = len(sqs)
         owner, price = st.owner, st.board.price
-        lift = unmortgage_cost(st, sq) if st.mortgaged[sq] else 0
+        lift = info.lift_costs(st)[sq] if st.mortgaged[sq] else 0
 
         def gain_for(q: int) -> float:
             """What sq adds to q's holding of the group (its other deeds as they are)."""
@@ -773,29 +789,33 @@ class StrategyBot:
         return action
 
     def _improvement(self, st: GameState, p: int, build: bool) -> dict | None:
-        info = board_info(st.board.name)
         mortgaged = st.mortgaged
-        view = ownership(st)
-        mortgages = [sq for sq in view.own_of(p) if mortgaged[sq]] if True in mortgaged else ()
-        full = view.full[p]
+        full = ownership(st).full[p]
+        if True in mortgaged:
+            # p's mortgaged deeds: the few mortgaged squares (C-level compress), p's among them.
+            owner = st.owner
+            mortgages = [sq for sq in compress(_SQUARES, mortgaged) if owner[sq] == p]
+        else:
+            mortgages = ()
         if not mortgages and not (build and full):
             self._idle_upto = _ANY_CASH  # nothing to lift or build on, whatever the cash
             return None
+        info = board_info(st.board.name)
         cash = st.players[p].cash
         # What the bot might do given its cash alone; the reserve (dearer to work out) only
         # when there is something.
-        lift = [sq for sq in mortgages if unmortgage_cost(st, sq) < cash]
+        costs = info.lift_costs(st)
+        lift = [sq for sq in mortgages if costs[sq] < cash]
         # Being rich (below) needs more than the start cash; so does making room by selling
         # houses when the bank has none left.
         maybe_rich = cash > st.rules.start_cash
-        if not lift and (
-            not (build and full)
-            or (
-                self._build_choice(st, p, full, cash, maybe_rich) is None
-                and not (maybe_rich and st.bank_houses == 0)
-            )
-        ):
-            return None
+        first = None  # the build choice with all the cash, reused below when it still holds
+        if not lift:
+            if not (build and full):
+                return None
+            first = self._build_choice(st, p, full, cash, maybe_rich)
+            if first is None and not (maybe_rich and st.bank_houses == 0):
+                return None
         reserve = self.reserve(st, p)
         if cash <= reserve:
             self._idle_upto = reserve  # the reserve depends on the board alone
@@ -804,7 +824,7 @@ class StrategyBot:
             # Lift mortgages of whole groups first (so they can be built on), cheapest first.
             best = None
             for sq in lift:
-                cost = unmortgage_cost(st, sq)
+                cost = costs[sq]
                 whole = info.group_name[sq] in full
                 if cash - cost >= reserve + (0 if whole else st.rules.start_cash // 3):
                     rank = (not whole, cost, sq)
@@ -817,7 +837,11 @@ class StrategyBot:
         if not (build and full):
             return None
         rich = cash > 2 * reserve + st.rules.start_cash
-        sq = self._build_choice(st, p, full, cash - reserve, rich)
+        if first is not None and rich == maybe_rich and info.build_cost[first] <= cash - reserve:
+            # The same groups are skipped for the same reasons with less to spend: same choice.
+            sq = first
+        else:
+            sq = self._build_choice(st, p, full, cash - reserve, rich)
         if sq is not None:
             return _confirm(st, p, "build", sq)
         if rich and st.bank_houses == 0:
@@ -987,8 +1011,9 @@ class StrategyBot:
             return next(a for a in legal_actions(st, p) if a["type"] != "surrender")
         reserve = self.reserve(st, p)
         cash = st.players[p].cash
+        costs = board_info(st.board.name).lift_costs(st)
         for sq in squares:
-            cost = unmortgage_cost(st, sq)
+            cost = costs[sq]
             if cash >= cost and cash - cost >= reserve:
                 return {"type": "unmortgage", "player": p, "square": sq}
         return {"type": "keep_mortgaged", "player": p, "square": squares[0]}
@@ -1149,7 +1174,7 @@ class StrategyBot:
                 continue
             if tradeable is None:
                 # Below the reserve no amount of cash can be offered, and so no deed either.
-                tradeable = _tradeable(st, p) if limit >= 0 else []
+                tradeable = _tradeable(st, p, view.own_of(p)) if limit >= 0 else []
             t = self._price_offer(st, p, q, missing, limit, tradeable)
             # Found or not, this offer waits a few rounds before it is looked at again.
             self._offers[sig] = (st.round, view, most)
