@@ -91,6 +91,12 @@ class BoardInfo:
         self.ranked = tuple((g, self.street_groups[g]) for g in self.build_rank)
         self.kinded = tuple((board.kind[sqs[0]], sqs) for sqs in board.groups.values())
         self.deeds = board.deeds
+        self.deed_owners = itemgetter(*board.deeds)  # a per-square list's entries of the deeds
+        # For each deed, a getter of its group's entries in a per-square list (a tuple).
+        self.group_get = tuple(
+            (itemgetter(*sqs) if len(sqs) > 1 else _one(sqs[0])) if sqs else None
+            for sqs in board.group_of
+        )
         self.group_of = board.group_of
         self.rents = tuple(board[sq].rents for sq in range(40))
         self.multipliers = tuple(board[sq].multipliers for sq in range(40))
@@ -266,17 +272,15 @@ def _tradeable(st: GameState, p: int, own: list[int] | None = None) -> list[int]
     the deeds p holds, in board order, when the caller has them."""
     board = st.board
     allow_mortgaged = st.rules.trade_mortgaged == "yes"
-    owner, level, mortgaged, group_of = st.owner, st.level, st.mortgaged, board.group_of
+    owner, level, mortgaged = st.owner, st.level, st.mortgaged
+    group_get = board_info(board.name).group_get
     out = []
     for sq in board.deeds if own is None else own:
         if owner[sq] != p:
             continue
         if mortgaged[sq] and not allow_mortgaged:
             continue
-        for x in group_of[sq]:  # (a loop: cheaper than any() over a generator)
-            if level[x]:
-                break
-        else:
+        if not any(group_get[sq](level)):
             out.append(sq)
     return out
 
@@ -399,21 +403,20 @@ class RentTable:
     def update(self, st: GameState) -> None:
         info = self.info
         owner, level, mortgaged = st.owner, st.level, st.mortgaged
-        changed: set[int] = set()
+        changed: list[int] = []
         # The squares that changed, found by C-level iterators (usually one or two).
         if self.owner != owner:
-            changed.update(compress(range(40), map(ne, self.owner, owner)))
+            changed += compress(_SQUARES, map(ne, self.owner, owner))
             self.owner = list(owner)
         if self.level != level:
-            changed.update(compress(range(40), map(ne, self.level, level)))
+            changed += compress(_SQUARES, map(ne, self.level, level))
             self.level = list(level)
         if self.mortgaged != mortgaged:
-            changed.update(compress(range(40), map(ne, self.mortgaged, mortgaged)))
+            changed += compress(_SQUARES, map(ne, self.mortgaged, mortgaged))
             self.mortgaged = list(mortgaged)
-        group_of = info.rent_group_index
         by_group, best = self.by_group, self.best
         again = False  # whether a rent may have gone down: then every group counts again
-        for gi in {group_of[sq] for sq in changed}:
+        for gi in set(map(info.rent_group_index.__getitem__, changed)):
             if gi < 0:
                 continue
             before = by_group[gi]
@@ -465,9 +468,10 @@ class Ownership:
         self.board = st.board
         self.owner = list(owner)
         self.own: list[list[int] | None] = [None] * n  # filled in when asked (``own_of``)
-        self.full: list[list[str]] = [[] for _ in range(n)]
-        self.wanted: list[list[tuple[int, list[int]]]] = [[] for _ in range(n)]
-        self.unowned = sum(1 for sq in info.deeds if owner[sq] == NO_OWNER)
+        # (C-level list building: cheaper than comprehensions, which are frames in 3.11)
+        self.full: list[list[str]] = list(map(list, [()] * n))
+        self.wanted: list[list[tuple[int, list[int]]]] = list(map(list, [()] * n))
+        self.unowned = info.deed_owners(owner).count(NO_OWNER)
         # Deed values worked out under these owners (StrategyBot.deed_value).
         self.values: dict[tuple[int, int, bool], float] = {}
         full, wanted = self.full, self.wanted
@@ -791,21 +795,24 @@ class StrategyBot:
     def _improvement(self, st: GameState, p: int, build: bool) -> dict | None:
         mortgaged = st.mortgaged
         full = ownership(st).full[p]
+        info = board_info(st.board.name)
+        cash = st.players[p].cash
+        # What the bot might do given its cash alone (the reserve, dearer to work out, only
+        # when there is something): the mortgages of p it could pay off, p's among the few
+        # mortgaged squares (C-level compress; a plain loop, cheaper than a comprehension).
+        costs = info.lift_costs(st)
+        lift = []
+        mortgages = False
         if True in mortgaged:
-            # p's mortgaged deeds: the few mortgaged squares (C-level compress), p's among them.
             owner = st.owner
-            mortgages = [sq for sq in compress(_SQUARES, mortgaged) if owner[sq] == p]
-        else:
-            mortgages = ()
+            for sq in compress(_SQUARES, mortgaged):
+                if owner[sq] == p:
+                    mortgages = True
+                    if costs[sq] < cash:
+                        lift.append(sq)
         if not mortgages and not (build and full):
             self._idle_upto = _ANY_CASH  # nothing to lift or build on, whatever the cash
             return None
-        info = board_info(st.board.name)
-        cash = st.players[p].cash
-        # What the bot might do given its cash alone; the reserve (dearer to work out) only
-        # when there is something.
-        costs = info.lift_costs(st)
-        lift = [sq for sq in mortgages if costs[sq] < cash]
         # Being rich (below) needs more than the start cash; so does making room by selling
         # houses when the bank has none left.
         maybe_rich = cash > st.rules.start_cash
@@ -1098,6 +1105,8 @@ class StrategyBot:
             )
             if memo is not None:
                 memo[key] = worth
+                # The same trade seen from the partner's side: the same four values, swapped.
+                memo[(partner, p, key[3], key[2])] = (worth[2], worth[3], worth[0], worth[1])
         cash = theirs["cash"] - mine["cash"] + 50 * (theirs["cards"] - mine["cards"])
         me = worth[0] - worth[1] + cash
         them = worth[2] - worth[3] - cash
@@ -1152,7 +1161,7 @@ class StrategyBot:
         limit = tradeable = None
         due = _ANY_CASH  # the first round in which a skipped offer may be looked at again
         for q, missing in wanted:
-            if st.players[q].bankrupt or any(level[x] for x in info.group_of[missing[0]]):
+            if st.players[q].bankrupt or any(info.group_get[missing[0]](level)):
                 continue
             sig = (q, tuple(missing))
             last = self._offers.get(sig)
@@ -1164,7 +1173,7 @@ class StrategyBot:
                     continue
             # The most cash it would offer (see _find_offer): searched in vain with these
             # deeds and as much or more to offer, there is no point in searching again.
-            cap = 3 * sum(st.board.price[x] for x in missing)
+            cap = 3 * sum(map(st.board.price.__getitem__, missing))
             if last is not None and last[1] is view and cap <= last[2]:
                 continue
             if limit is None:
