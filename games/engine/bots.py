@@ -79,6 +79,22 @@ class BoardInfo:
         # Owning a whole group is worth its price times this premium (about 2-3).
         self.premium = {g: 1.6 + q / mean for g, q in quality.items()}
         self.build_rank = sorted(self.street_groups, key=lambda g: -quality[g])
+        # What holding ``held`` deeds of a group is worth to its holder, per dollar of their
+        # prices, by ``held`` (``StrategyBot.group_value``): a whole street group its premium,
+        # part of one a little more per deed; railroads and utilities more the more are held.
+        self.value_factor = {}
+        for g, sqs in board.groups.items():
+            kind, size = board.kind[sqs[0]], len(sqs)
+            factors = [0.0]
+            for held in range(1, size + 1):
+                if kind == "street":
+                    f = self.premium[g] if held == size else 1.0 + 0.15 * (held - 1)
+                elif kind == "railroad":
+                    f = (1.0, 1.1, 1.3, 1.6)[min(held, 4) - 1]
+                else:
+                    f = (0.8, 1.0)[min(held, 2) - 1]
+                factors.append(f)
+            self.value_factor[g] = tuple(factors)
         self.rank = {g: i for i, g in enumerate(self.build_rank)}
         # Each street group's deeds, dearest first (the first of equals first), with a getter
         # of their entries in a per-square list (levels, mortgages) in that order.
@@ -149,6 +165,7 @@ def board_info(name: str) -> BoardInfo:
 
 _ANY_CASH = float("inf")
 _SQUARES = range(40)
+_UNMORTGAGED = [False] * 40  # (comparing with it: far cheaper than ``True in mortgaged``)
 
 
 def _turn_key(st: GameState) -> tuple[int, int]:
@@ -642,17 +659,8 @@ class StrategyBot:
         self, st: GameState, info: BoardInfo, g: str, held: int, size: int, price: int
     ) -> float:
         """What holding ``held`` of the ``size`` deeds of group g (worth ``price`` at print) is
-        worth to its holder."""
-        if not held:
-            return 0.0
-        kind = st.board.kind[info.groups[g][0]]
-        if kind == "street":
-            if held == size:
-                return price * info.premium[g]
-            return price * (1.0 + 0.15 * (held - 1))
-        if kind == "railroad":
-            return price * (1.0, 1.1, 1.3, 1.6)[min(held, 4) - 1]
-        return price * (0.8, 1.0)[min(held, 2) - 1]
+        worth to its holder (the factors: ``BoardInfo.value_factor``)."""
+        return price * info.value_factor[g][held]
 
     def holding_value(self, st: GameState, p: int, owner: list[int], groups) -> float:
         """p's deeds in ``groups`` under the ownership ``owner``, minus what lifting its
@@ -661,16 +669,17 @@ class StrategyBot:
         price = st.board.price
         mortgaged = st.mortgaged
         costs = info.lift_costs(st)
+        groups_of, value_factor = info.groups, info.value_factor
         total = 0.0
         for g in groups:
-            sqs = info.groups[g]
+            sqs = groups_of[g]
             held = worth = 0
             for x in sqs:  # (a loop: cheaper than a list and sum() for 2-4 squares)
                 if owner[x] == p:
                     held += 1
                     worth += price[x]
             if held:
-                total += self.group_value(st, info, g, held, len(sqs), worth)
+                total += worth * value_factor[g][held]  # (group_value inlined)
                 for x in sqs:
                     if owner[x] == p and mortgaged[x]:
                         total -= costs[x]
@@ -693,6 +702,7 @@ class StrategyBot:
         g = info.group_name[sq]
         sqs = info.groups[g]
         size = len(sqs)
+        factor = info.value_factor[g]
         owner, price = st.owner, st.board.price
         lift = info.lift_costs(st)[sq] if st.mortgaged[sq] else 0
 
@@ -703,15 +713,16 @@ class StrategyBot:
                 if x != sq and owner[x] == q:
                     held += 1
                     worth += price[x]
-            return (
-                self.group_value(st, info, g, held + 1, size, worth + price[sq])
-                - self.group_value(st, info, g, held, size, worth)
-                - lift
-            )
+            # (group_value inlined)
+            return (worth + price[sq]) * factor[held + 1] - worth * factor[held] - lift
 
         block = 0.0
-        holders = [owner[x] for x in sqs]  # (counted with list.count, not a generator)
-        for q in self._opponents(st, p):
+        holders = info.group_get[sq](owner)  # (counted with tuple.count, not a generator)
+        players = st.players
+        team = players[p].team
+        for q, pl in enumerate(players):  # (the opponents, without the list of _opponents)
+            if q == p or pl.bankrupt or (team is not None and pl.team == team):
+                continue
             if holders.count(q) == size - 1:
                 block = max(block, (gain_for(q) - price[sq]) / 2)
         return gain_for(p) + max(0.0, block)
@@ -803,7 +814,7 @@ class StrategyBot:
         costs = info.lift_costs(st)
         lift = []
         mortgages = False
-        if True in mortgaged:
+        if mortgaged != _UNMORTGAGED:
             owner = st.owner
             for sq in compress(_SQUARES, mortgaged):
                 if owner[sq] == p:
@@ -870,7 +881,7 @@ class StrategyBot:
         builds = st.turn["builds"]
         for g in full:
             order, get = info.build_order[g]
-            if True in get(mortgaged):
+            if any(get(mortgaged)):
                 continue
             if limit is not None and builds.get(g, 0) >= limit:
                 continue
