@@ -576,8 +576,6 @@ class StrategyBot:
         self._offers: dict[tuple, tuple] = {}  # (partner, deeds) -> (round, ownership, budget)
         self._propose_idle: Any = None  # (seat, owners, levels, round when an offer is due)
         self._reserves: dict[int, tuple] = {}  # seat -> (turn, owners, reserve)
-        self._idle: Any = None
-        self._idle_upto: float = 0
         self._gain_memo: dict | None = None  # set only while _price_offer runs
 
     # -- entry point ---------------------------------------------------------------------------
@@ -767,43 +765,9 @@ class StrategyBot:
         return None
 
     def _improve(self, st: GameState, p: int, build: bool) -> dict | None:
-        """Unmortgage when rich, build on the best groups. This runs at every roll and end of
-        turn, so the choice is made from the state, the engine's checks confirm it, and
-        finding nothing to do is remembered: with the same board, bank and builds this turn,
-        less cash cannot offer more. ``_improvement`` also says up to what cash its None holds
-        (any cash when nothing could be done, the reserve when cash does not exceed it)."""
-        idle = self._idle
-        cash = st.players[p].cash
-        if (
-            idle is not None
-            and idle[0] == p
-            and idle[1] == build
-            and cash <= idle[2]
-            and idle[3] == st.owner
-            and idle[4] == st.level
-            and idle[5] == st.mortgaged
-            and idle[6] == st.bank_houses
-            and idle[7] == st.bank_hotels
-            and idle[8] == st.turn["builds"]
-        ):
-            return None
-        self._idle_upto = cash
-        action = self._improvement(st, p, build)
-        if action is None:
-            self._idle = (
-                p,
-                build,
-                max(cash, self._idle_upto),
-                list(st.owner),
-                list(st.level),
-                list(st.mortgaged),
-                st.bank_houses,
-                st.bank_hotels,
-                dict(st.turn["builds"]),
-            )
-        return action
-
-    def _improvement(self, st: GameState, p: int, build: bool) -> dict | None:
+        """Unmortgage when rich, build on the best groups. This runs at every roll or end of
+        turn, so the choice is made from the state and the engine's checks confirm it. (Finding
+        nothing to do is not remembered: checking such a memo costs about what it saves.)"""
         mortgaged = st.mortgaged
         full = ownership(st).full[p]
         info = board_info(st.board.name)
@@ -822,8 +786,7 @@ class StrategyBot:
                     if costs[sq] < cash:
                         lift.append(sq)
         if not mortgages and not (build and full):
-            self._idle_upto = _ANY_CASH  # nothing to lift or build on, whatever the cash
-            return None
+            return None  # nothing to lift or build on, whatever the cash
         # Being rich (below) needs more than the start cash; so does making room by selling
         # houses when the bank has none left.
         maybe_rich = cash > st.rules.start_cash
@@ -836,7 +799,6 @@ class StrategyBot:
                 return None
         reserve = self.reserve(st, p)
         if cash <= reserve:
-            self._idle_upto = reserve  # the reserve depends on the board alone
             return None
         if lift:
             # Lift mortgages of whole groups first (so they can be built on), cheapest first.
