@@ -1055,19 +1055,29 @@ class StrategyBot:
         a, b = t["from"], t["to"]
         partner = b if p == a else a
         mine, theirs = (t["give"], t["take"]) if p == a else (t["take"], t["give"])
+        cash = theirs["cash"] - mine["cash"] + 50 * (theirs["cards"] - mine["cards"])
+        return self._gain(
+            st, p, partner, tuple(mine["squares"]), tuple(theirs["squares"]), cash
+        )
+
+    def _gain(
+        self, st: GameState, p: int, partner: int, mine: tuple, theirs: tuple, cash: int
+    ) -> float:
+        """``trade_gain`` of p giving the deeds ``mine`` for ``theirs`` and ``cash`` (net, with
+        the cards), without the trade's dicts."""
         # The deeds' worth before and after depends on the deeds alone: _price_offer asks
         # about the same deeds with several amounts of cash, so it lends a memo for the call.
         memo = self._gain_memo
-        key = (p, partner, tuple(mine["squares"]), tuple(theirs["squares"]))
+        key = (p, partner, mine, theirs)
         worth = memo.get(key) if memo is not None else None
         if worth is None:
             info = board_info(st.board.name)
             after = list(st.owner)
             groups = set()
-            for sq in mine["squares"]:
+            for sq in mine:
                 after[sq] = partner
                 groups.add(info.group_name[sq])
-            for sq in theirs["squares"]:
+            for sq in theirs:
                 after[sq] = p
                 groups.add(info.group_name[sq])
             worth = (
@@ -1079,8 +1089,7 @@ class StrategyBot:
             if memo is not None:
                 memo[key] = worth
                 # The same trade seen from the partner's side: the same four values, swapped.
-                memo[(partner, p, key[3], key[2])] = (worth[2], worth[3], worth[0], worth[1])
-        cash = theirs["cash"] - mine["cash"] + 50 * (theirs["cards"] - mine["cards"])
+                memo[(partner, p, theirs, mine)] = (worth[2], worth[3], worth[0], worth[1])
         me = worth[0] - worth[1] + cash
         them = worth[2] - worth[3] - cash
         if st.teammates(p, partner):
@@ -1209,25 +1218,26 @@ class StrategyBot:
         if not amounts:
             return None
 
-        def offer(cash: int, give: list[int]) -> dict:
-            return {
-                "from": p,
-                "to": q,
-                "give": {"cash": cash, "squares": give, "cards": 0},
-                "take": {"cash": 0, "squares": list(wanted), "cards": 0},
-            }
-
+        # (the gains asked of _gain directly: no trade dicts until one is worth offering)
+        take = tuple(wanted)
+        gain = self._gain
         for sweet in sweeteners():
-            give = [] if sweet is None else [sweet]
+            give = () if sweet is None else (sweet,)
             # q values more cash more: if the most p would pay is not enough, nothing is.
-            if self.trade_gain(st, q, offer(amounts[-1], give)) <= margin:
+            if gain(st, q, p, take, give, amounts[-1]) <= margin:
                 continue
             for c in amounts:
-                t = offer(c, give)
-                if self.trade_gain(st, q, t) > margin:
+                if gain(st, q, p, take, give, c) > margin:
                     # The least cash q accepts: offer it if p still gains.
-                    if self.trade_gain(st, p, t) > margin and _trade_error(st, t) is None:
-                        return t
+                    if gain(st, p, q, give, take, -c) > margin:
+                        t = {
+                            "from": p,
+                            "to": q,
+                            "give": {"cash": c, "squares": list(give), "cards": 0},
+                            "take": {"cash": 0, "squares": list(wanted), "cards": 0},
+                        }
+                        if _trade_error(st, t) is None:
+                            return t
                     break
         return None
 
