@@ -476,13 +476,14 @@ class Ownership:
     street groups (best first) and the groups a trade could complete, as (holder, missing):
     those where it holds at least half and one other player all the rest."""
 
-    __slots__ = ("board", "full", "own", "owner", "unowned", "values", "wanted")
+    __slots__ = ("board", "full", "own", "owner", "players", "unowned", "values", "wanted")
 
     def __init__(self, st: GameState):
         info = board_info(st.board.name)
         owner = st.owner
         n = len(st.players)
         self.board = st.board
+        self.players = st.players
         self.owner = list(owner)
         self.own: list[list[int] | None] = [None] * n  # filled in when asked (``own_of``)
         # (C-level list building: cheaper than comprehensions, which are frames in 3.11)
@@ -555,7 +556,7 @@ def ownership(st: GameState) -> Ownership:
         view is None
         or view.board is not st.board
         or view.owner != st.owner
-        or len(view.own) != len(st.players)
+        or view.players is not st.players  # (a game's list of players: same game, same seats)
     ):
         view = _ownership = Ownership(st)
     return view
@@ -820,6 +821,9 @@ class StrategyBot:
         if first is not None and rich == maybe_rich and info.build_cost[first] <= cash - reserve:
             # The same groups are skipped for the same reasons with less to spend: same choice.
             sq = first
+        elif first is None and not lift:
+            # Nothing with all the cash and (if rich) rich: nothing with less either.
+            sq = None
         else:
             sq = self._build_choice(st, p, full, cash - reserve, rich)
         if sq is not None:
@@ -1191,8 +1195,8 @@ class StrategyBot:
         self, st: GameState, p: int, q: int, wanted: list[int], limit: int, tradeable: list[int]
     ) -> dict | None:
         info = board_info(st.board.name)
-        groups = {info.group_name[w] for w in wanted}
-        price = sum(st.board.price[x] for x in wanted)
+        groups = set(map(info.group_name.__getitem__, wanted))
+        price = sum(map(st.board.price.__getitem__, wanted))
         owner = st.owner
 
         def sweeteners():
@@ -1203,8 +1207,7 @@ class StrategyBot:
                 (
                     x
                     for x in tradeable
-                    if info.group_name[x] not in groups
-                    and any(owner[y] == q for y in info.group_of[x])
+                    if info.group_name[x] not in groups and q in info.group_get[x](owner)
                 ),
                 key=lambda x: (-self.deed_value(st, q, x), x),
             )[:3]
