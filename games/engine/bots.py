@@ -79,6 +79,22 @@ class BoardInfo:
         # Owning a whole group is worth its price times this premium (about 2-3).
         self.premium = {g: 1.6 + q / mean for g, q in quality.items()}
         self.build_rank = sorted(self.street_groups, key=lambda g: -quality[g])
+        # What holding ``held`` deeds of a group is worth to its holder, per dollar of their
+        # prices, by ``held`` (``StrategyBot.group_value``): a whole street group its premium,
+        # part of one a little more per deed; railroads and utilities more the more are held.
+        self.value_factor = {}
+        for g, sqs in board.groups.items():
+            kind, size = board.kind[sqs[0]], len(sqs)
+            factors = [0.0]
+            for held in range(1, size + 1):
+                if kind == "street":
+                    f = self.premium[g] if held == size else 1.0 + 0.15 * (held - 1)
+                elif kind == "railroad":
+                    f = (1.0, 1.1, 1.3, 1.6)[min(held, 4) - 1]
+                else:
+                    f = (0.8, 1.0)[min(held, 2) - 1]
+                factors.append(f)
+            self.value_factor[g] = tuple(factors)
         self.rank = {g: i for i, g in enumerate(self.build_rank)}
         # Each street group's deeds, dearest first (the first of equals first), with a getter
         # of their entries in a per-square list (levels, mortgages) in that order.
@@ -91,6 +107,12 @@ class BoardInfo:
         self.ranked = tuple((g, self.street_groups[g]) for g in self.build_rank)
         self.kinded = tuple((board.kind[sqs[0]], sqs) for sqs in board.groups.values())
         self.deeds = board.deeds
+        self.deed_owners = itemgetter(*board.deeds)  # a per-square list's entries of the deeds
+        # For each deed, a getter of its group's entries in a per-square list (a tuple).
+        self.group_get = tuple(
+            (itemgetter(*sqs) if len(sqs) > 1 else _one(sqs[0])) if sqs else None
+            for sqs in board.group_of
+        )
         self.group_of = board.group_of
         self.rents = tuple(board[sq].rents for sq in range(40))
         self.multipliers = tuple(board[sq].multipliers for sq in range(40))
@@ -119,6 +141,16 @@ class BoardInfo:
             for x in sqs:
                 index[x] = gi
         self.rent_group_index = tuple(index)
+        # What lifting each deed's mortgage costs under either rule (``unmortgage_cost``,
+        # RULES.md 9): mortgage + 10%, or 60% of the price, rounded up; 0 off the deeds.
+        self.lift_plus_10 = tuple(
+            s.mortgage - (-s.mortgage // 10) if s.is_deed else 0 for s in board.squares
+        )
+        self.lift_60 = tuple(-(-s.price * 6 // 10) if s.is_deed else 0 for s in board.squares)
+
+    def lift_costs(self, st: GameState) -> tuple[int, ...]:
+        """Each square's ``unmortgage_cost`` under st's rules, as a table."""
+        return self.lift_plus_10 if st.rules.unmortgage == "mortgage_plus_10" else self.lift_60
 
 
 def _one(sq: int) -> Callable[[list], tuple]:
@@ -132,6 +164,8 @@ def board_info(name: str) -> BoardInfo:
 
 
 _ANY_CASH = float("inf")
+_SQUARES = range(40)
+_UNMORTGAGED = [False] * 40  # (comparing with it: far cheaper than ``True in mortgaged``)
 
 
 def _turn_key(st: GameState) -> tuple[int, int]:
@@ -249,20 +283,22 @@ class RandomBot:
         return {"type": "propose", "player": seat, "to": to, "give": give, "take": take}
 
 
-def _tradeable(st: GameState, p: int) -> list[int]:
+def _tradeable(st: GameState, p: int, own: list[int] | None = None) -> list[int]:
     """p's deeds that may go into a trade: no buildings in their group, and mortgaged ones
-    only where the rule set allows (the engine's trade check has the last word)."""
+    only where the rule set allows (the engine's trade check has the last word). ``own``:
+    the deeds p holds, in board order, when the caller has them."""
     board = st.board
     allow_mortgaged = st.rules.trade_mortgaged == "yes"
+    owner, level, mortgaged = st.owner, st.level, st.mortgaged
+    group_get = board_info(board.name).group_get
     out = []
-    for sq in board.deeds:
-        if st.owner[sq] != p:
+    for sq in board.deeds if own is None else own:
+        if owner[sq] != p:
             continue
-        if st.mortgaged[sq] and not allow_mortgaged:
+        if mortgaged[sq] and not allow_mortgaged:
             continue
-        if any(st.level[x] for x in board.group_of[sq]):
-            continue
-        out.append(sq)
+        if not any(group_get[sq](level)):
+            out.append(sq)
     return out
 
 
@@ -384,21 +420,20 @@ class RentTable:
     def update(self, st: GameState) -> None:
         info = self.info
         owner, level, mortgaged = st.owner, st.level, st.mortgaged
-        changed: set[int] = set()
+        changed: list[int] = []
         # The squares that changed, found by C-level iterators (usually one or two).
         if self.owner != owner:
-            changed.update(compress(range(40), map(ne, self.owner, owner)))
+            changed += compress(_SQUARES, map(ne, self.owner, owner))
             self.owner = list(owner)
         if self.level != level:
-            changed.update(compress(range(40), map(ne, self.level, level)))
+            changed += compress(_SQUARES, map(ne, self.level, level))
             self.level = list(level)
         if self.mortgaged != mortgaged:
-            changed.update(compress(range(40), map(ne, self.mortgaged, mortgaged)))
+            changed += compress(_SQUARES, map(ne, self.mortgaged, mortgaged))
             self.mortgaged = list(mortgaged)
-        group_of = info.rent_group_index
         by_group, best = self.by_group, self.best
         again = False  # whether a rent may have gone down: then every group counts again
-        for gi in {group_of[sq] for sq in changed}:
+        for gi in set(map(info.rent_group_index.__getitem__, changed)):
             if gi < 0:
                 continue
             before = by_group[gi]
@@ -441,18 +476,20 @@ class Ownership:
     street groups (best first) and the groups a trade could complete, as (holder, missing):
     those where it holds at least half and one other player all the rest."""
 
-    __slots__ = ("board", "full", "own", "owner", "unowned", "values", "wanted")
+    __slots__ = ("board", "full", "own", "owner", "players", "unowned", "values", "wanted")
 
     def __init__(self, st: GameState):
         info = board_info(st.board.name)
         owner = st.owner
         n = len(st.players)
         self.board = st.board
+        self.players = st.players
         self.owner = list(owner)
         self.own: list[list[int] | None] = [None] * n  # filled in when asked (``own_of``)
-        self.full: list[list[str]] = [[] for _ in range(n)]
-        self.wanted: list[list[tuple[int, list[int]]]] = [[] for _ in range(n)]
-        self.unowned = sum(1 for sq in info.deeds if owner[sq] == NO_OWNER)
+        # (C-level list building: cheaper than comprehensions, which are frames in 3.11)
+        self.full: list[list[str]] = list(map(list, [()] * n))
+        self.wanted: list[list[tuple[int, list[int]]]] = list(map(list, [()] * n))
+        self.unowned = info.deed_owners(owner).count(NO_OWNER)
         # Deed values worked out under these owners (StrategyBot.deed_value).
         self.values: dict[tuple[int, int, bool], float] = {}
         full, wanted = self.full, self.wanted
@@ -519,7 +556,7 @@ def ownership(st: GameState) -> Ownership:
         view is None
         or view.board is not st.board
         or view.owner != st.owner
-        or len(view.own) != len(st.players)
+        or view.players is not st.players  # (a game's list of players: same game, same seats)
     ):
         view = _ownership = Ownership(st)
     return view
@@ -540,8 +577,6 @@ class StrategyBot:
         self._offers: dict[tuple, tuple] = {}  # (partner, deeds) -> (round, ownership, budget)
         self._propose_idle: Any = None  # (seat, owners, levels, round when an offer is due)
         self._reserves: dict[int, tuple] = {}  # seat -> (turn, owners, reserve)
-        self._idle: Any = None
-        self._idle_upto: float = 0
         self._gain_memo: dict | None = None  # set only while _price_offer runs
 
     # -- entry point ---------------------------------------------------------------------------
@@ -623,17 +658,8 @@ class StrategyBot:
         self, st: GameState, info: BoardInfo, g: str, held: int, size: int, price: int
     ) -> float:
         """What holding ``held`` of the ``size`` deeds of group g (worth ``price`` at print) is
-        worth to its holder."""
-        if not held:
-            return 0.0
-        kind = st.board.kind[info.groups[g][0]]
-        if kind == "street":
-            if held == size:
-                return price * info.premium[g]
-            return price * (1.0 + 0.15 * (held - 1))
-        if kind == "railroad":
-            return price * (1.0, 1.1, 1.3, 1.6)[min(held, 4) - 1]
-        return price * (0.8, 1.0)[min(held, 2) - 1]
+        worth to its holder (the factors: ``BoardInfo.value_factor``)."""
+        return price * info.value_factor[g][held]
 
     def holding_value(self, st: GameState, p: int, owner: list[int], groups) -> float:
         """p's deeds in ``groups`` under the ownership ``owner``, minus what lifting its
@@ -641,19 +667,21 @@ class StrategyBot:
         info = board_info(st.board.name)
         price = st.board.price
         mortgaged = st.mortgaged
+        costs = info.lift_costs(st)
+        groups_of, value_factor = info.groups, info.value_factor
         total = 0.0
         for g in groups:
-            sqs = info.groups[g]
+            sqs = groups_of[g]
             held = worth = 0
             for x in sqs:  # (a loop: cheaper than a list and sum() for 2-4 squares)
                 if owner[x] == p:
                     held += 1
                     worth += price[x]
             if held:
-                total += self.group_value(st, info, g, held, len(sqs), worth)
+                total += worth * value_factor[g][held]  # (group_value inlined)
                 for x in sqs:
                     if owner[x] == p and mortgaged[x]:
-                        total -= unmortgage_cost(st, x)
+                        total -= costs[x]
         return total
 
     def deed_value(self, st: GameState, p: int, sq: int) -> float:
@@ -673,8 +701,9 @@ class StrategyBot:
         g = info.group_name[sq]
         sqs = info.groups[g]
         size = len(sqs)
+        factor = info.value_factor[g]
         owner, price = st.owner, st.board.price
-        lift = unmortgage_cost(st, sq) if st.mortgaged[sq] else 0
+        lift = info.lift_costs(st)[sq] if st.mortgaged[sq] else 0
 
         def gain_for(q: int) -> float:
             """What sq adds to q's holding of the group (its other deeds as they are)."""
@@ -683,15 +712,16 @@ class StrategyBot:
                 if x != sq and owner[x] == q:
                     held += 1
                     worth += price[x]
-            return (
-                self.group_value(st, info, g, held + 1, size, worth + price[sq])
-                - self.group_value(st, info, g, held, size, worth)
-                - lift
-            )
+            # (group_value inlined)
+            return (worth + price[sq]) * factor[held + 1] - worth * factor[held] - lift
 
         block = 0.0
-        holders = [owner[x] for x in sqs]  # (counted with list.count, not a generator)
-        for q in self._opponents(st, p):
+        holders = info.group_get[sq](owner)  # (counted with tuple.count, not a generator)
+        players = st.players
+        team = players[p].team
+        for q, pl in enumerate(players):  # (the opponents, without the list of _opponents)
+            if q == p or pl.bankrupt or (team is not None and pl.team == team):
+                continue
             if holders.count(q) == size - 1:
                 block = max(block, (gain_for(q) - price[sq]) / 2)
         return gain_for(p) + max(0.0, block)
@@ -736,75 +766,46 @@ class StrategyBot:
         return None
 
     def _improve(self, st: GameState, p: int, build: bool) -> dict | None:
-        """Unmortgage when rich, build on the best groups. This runs at every roll and end of
-        turn, so the choice is made from the state, the engine's checks confirm it, and
-        finding nothing to do is remembered: with the same board, bank and builds this turn,
-        less cash cannot offer more. ``_improvement`` also says up to what cash its None holds
-        (any cash when nothing could be done, the reserve when cash does not exceed it)."""
-        idle = self._idle
-        cash = st.players[p].cash
-        if (
-            idle is not None
-            and idle[0] == p
-            and idle[1] == build
-            and cash <= idle[2]
-            and idle[3] == st.owner
-            and idle[4] == st.level
-            and idle[5] == st.mortgaged
-            and idle[6] == st.bank_houses
-            and idle[7] == st.bank_hotels
-            and idle[8] == st.turn["builds"]
-        ):
-            return None
-        self._idle_upto = cash
-        action = self._improvement(st, p, build)
-        if action is None:
-            self._idle = (
-                p,
-                build,
-                max(cash, self._idle_upto),
-                list(st.owner),
-                list(st.level),
-                list(st.mortgaged),
-                st.bank_houses,
-                st.bank_hotels,
-                dict(st.turn["builds"]),
-            )
-        return action
-
-    def _improvement(self, st: GameState, p: int, build: bool) -> dict | None:
-        info = board_info(st.board.name)
+        """Unmortgage when rich, build on the best groups. This runs at every roll or end of
+        turn, so the choice is made from the state and the engine's checks confirm it. (Finding
+        nothing to do is not remembered: checking such a memo costs about what it saves.)"""
         mortgaged = st.mortgaged
-        view = ownership(st)
-        mortgages = [sq for sq in view.own_of(p) if mortgaged[sq]] if True in mortgaged else ()
-        full = view.full[p]
-        if not mortgages and not (build and full):
-            self._idle_upto = _ANY_CASH  # nothing to lift or build on, whatever the cash
-            return None
+        full = ownership(st).full[p]
+        info = board_info(st.board.name)
         cash = st.players[p].cash
-        # What the bot might do given its cash alone; the reserve (dearer to work out) only
-        # when there is something.
-        lift = [sq for sq in mortgages if unmortgage_cost(st, sq) < cash]
+        # What the bot might do given its cash alone (the reserve, dearer to work out, only
+        # when there is something): the mortgages of p it could pay off, p's among the few
+        # mortgaged squares (C-level compress; a plain loop, cheaper than a comprehension).
+        costs = info.lift_costs(st)
+        lift = []
+        mortgages = False
+        if mortgaged != _UNMORTGAGED:
+            owner = st.owner
+            for sq in compress(_SQUARES, mortgaged):
+                if owner[sq] == p:
+                    mortgages = True
+                    if costs[sq] < cash:
+                        lift.append(sq)
+        if not mortgages and not (build and full):
+            return None  # nothing to lift or build on, whatever the cash
         # Being rich (below) needs more than the start cash; so does making room by selling
         # houses when the bank has none left.
         maybe_rich = cash > st.rules.start_cash
-        if not lift and (
-            not (build and full)
-            or (
-                self._build_choice(st, p, full, cash, maybe_rich) is None
-                and not (maybe_rich and st.bank_houses == 0)
-            )
-        ):
-            return None
+        first = None  # the build choice with all the cash, reused below when it still holds
+        if not lift:
+            if not (build and full):
+                return None
+            first = self._build_choice(st, p, full, cash, maybe_rich)
+            if first is None and not (maybe_rich and st.bank_houses == 0):
+                return None
         reserve = self.reserve(st, p)
         if cash <= reserve:
-            self._idle_upto = reserve  # the reserve depends on the board alone
             return None
         if lift:
             # Lift mortgages of whole groups first (so they can be built on), cheapest first.
             best = None
             for sq in lift:
-                cost = unmortgage_cost(st, sq)
+                cost = costs[sq]
                 whole = info.group_name[sq] in full
                 if cash - cost >= reserve + (0 if whole else st.rules.start_cash // 3):
                     rank = (not whole, cost, sq)
@@ -817,7 +818,14 @@ class StrategyBot:
         if not (build and full):
             return None
         rich = cash > 2 * reserve + st.rules.start_cash
-        sq = self._build_choice(st, p, full, cash - reserve, rich)
+        if first is not None and rich == maybe_rich and info.build_cost[first] <= cash - reserve:
+            # The same groups are skipped for the same reasons with less to spend: same choice.
+            sq = first
+        elif first is None and not lift:
+            # Nothing with all the cash and (if rich) rich: nothing with less either.
+            sq = None
+        else:
+            sq = self._build_choice(st, p, full, cash - reserve, rich)
         if sq is not None:
             return _confirm(st, p, "build", sq)
         if rich and st.bank_houses == 0:
@@ -839,7 +847,7 @@ class StrategyBot:
         builds = st.turn["builds"]
         for g in full:
             order, get = info.build_order[g]
-            if True in get(mortgaged):
+            if any(get(mortgaged)):
                 continue
             if limit is not None and builds.get(g, 0) >= limit:
                 continue
@@ -987,8 +995,9 @@ class StrategyBot:
             return next(a for a in legal_actions(st, p) if a["type"] != "surrender")
         reserve = self.reserve(st, p)
         cash = st.players[p].cash
+        costs = board_info(st.board.name).lift_costs(st)
         for sq in squares:
-            cost = unmortgage_cost(st, sq)
+            cost = costs[sq]
             if cash >= cost and cash - cost >= reserve:
                 return {"type": "unmortgage", "player": p, "square": sq}
         return {"type": "keep_mortgaged", "player": p, "square": squares[0]}
@@ -1050,19 +1059,29 @@ class StrategyBot:
         a, b = t["from"], t["to"]
         partner = b if p == a else a
         mine, theirs = (t["give"], t["take"]) if p == a else (t["take"], t["give"])
+        cash = theirs["cash"] - mine["cash"] + 50 * (theirs["cards"] - mine["cards"])
+        return self._gain(
+            st, p, partner, tuple(mine["squares"]), tuple(theirs["squares"]), cash
+        )
+
+    def _gain(
+        self, st: GameState, p: int, partner: int, mine: tuple, theirs: tuple, cash: int
+    ) -> float:
+        """``trade_gain`` of p giving the deeds ``mine`` for ``theirs`` and ``cash`` (net, with
+        the cards), without the trade's dicts."""
         # The deeds' worth before and after depends on the deeds alone: _price_offer asks
         # about the same deeds with several amounts of cash, so it lends a memo for the call.
         memo = self._gain_memo
-        key = (p, partner, tuple(mine["squares"]), tuple(theirs["squares"]))
+        key = (p, partner, mine, theirs)
         worth = memo.get(key) if memo is not None else None
         if worth is None:
             info = board_info(st.board.name)
             after = list(st.owner)
             groups = set()
-            for sq in mine["squares"]:
+            for sq in mine:
                 after[sq] = partner
                 groups.add(info.group_name[sq])
-            for sq in theirs["squares"]:
+            for sq in theirs:
                 after[sq] = p
                 groups.add(info.group_name[sq])
             worth = (
@@ -1073,7 +1092,8 @@ class StrategyBot:
             )
             if memo is not None:
                 memo[key] = worth
-        cash = theirs["cash"] - mine["cash"] + 50 * (theirs["cards"] - mine["cards"])
+                # The same trade seen from the partner's side: the same four values, swapped.
+                memo[(partner, p, theirs, mine)] = (worth[2], worth[3], worth[0], worth[1])
         me = worth[0] - worth[1] + cash
         them = worth[2] - worth[3] - cash
         if st.teammates(p, partner):
@@ -1127,7 +1147,7 @@ class StrategyBot:
         limit = tradeable = None
         due = _ANY_CASH  # the first round in which a skipped offer may be looked at again
         for q, missing in wanted:
-            if st.players[q].bankrupt or any(level[x] for x in info.group_of[missing[0]]):
+            if st.players[q].bankrupt or any(info.group_get[missing[0]](level)):
                 continue
             sig = (q, tuple(missing))
             last = self._offers.get(sig)
@@ -1139,7 +1159,7 @@ class StrategyBot:
                     continue
             # The most cash it would offer (see _find_offer): searched in vain with these
             # deeds and as much or more to offer, there is no point in searching again.
-            cap = 3 * sum(st.board.price[x] for x in missing)
+            cap = 3 * sum(map(st.board.price.__getitem__, missing))
             if last is not None and last[1] is view and cap <= last[2]:
                 continue
             if limit is None:
@@ -1149,7 +1169,7 @@ class StrategyBot:
                 continue
             if tradeable is None:
                 # Below the reserve no amount of cash can be offered, and so no deed either.
-                tradeable = _tradeable(st, p) if limit >= 0 else []
+                tradeable = _tradeable(st, p, view.own_of(p)) if limit >= 0 else []
             t = self._price_offer(st, p, q, missing, limit, tradeable)
             # Found or not, this offer waits a few rounds before it is looked at again.
             self._offers[sig] = (st.round, view, most)
@@ -1175,8 +1195,8 @@ class StrategyBot:
         self, st: GameState, p: int, q: int, wanted: list[int], limit: int, tradeable: list[int]
     ) -> dict | None:
         info = board_info(st.board.name)
-        groups = {info.group_name[w] for w in wanted}
-        price = sum(st.board.price[x] for x in wanted)
+        groups = set(map(info.group_name.__getitem__, wanted))
+        price = sum(map(st.board.price.__getitem__, wanted))
         owner = st.owner
 
         def sweeteners():
@@ -1187,8 +1207,7 @@ class StrategyBot:
                 (
                     x
                     for x in tradeable
-                    if info.group_name[x] not in groups
-                    and any(owner[y] == q for y in info.group_of[x])
+                    if info.group_name[x] not in groups and q in info.group_get[x](owner)
                 ),
                 key=lambda x: (-self.deed_value(st, q, x), x),
             )[:3]
@@ -1202,25 +1221,26 @@ class StrategyBot:
         if not amounts:
             return None
 
-        def offer(cash: int, give: list[int]) -> dict:
-            return {
-                "from": p,
-                "to": q,
-                "give": {"cash": cash, "squares": give, "cards": 0},
-                "take": {"cash": 0, "squares": list(wanted), "cards": 0},
-            }
-
+        # (the gains asked of _gain directly: no trade dicts until one is worth offering)
+        take = tuple(wanted)
+        gain = self._gain
         for sweet in sweeteners():
-            give = [] if sweet is None else [sweet]
+            give = () if sweet is None else (sweet,)
             # q values more cash more: if the most p would pay is not enough, nothing is.
-            if self.trade_gain(st, q, offer(amounts[-1], give)) <= margin:
+            if gain(st, q, p, take, give, amounts[-1]) <= margin:
                 continue
             for c in amounts:
-                t = offer(c, give)
-                if self.trade_gain(st, q, t) > margin:
+                if gain(st, q, p, take, give, c) > margin:
                     # The least cash q accepts: offer it if p still gains.
-                    if self.trade_gain(st, p, t) > margin and _trade_error(st, t) is None:
-                        return t
+                    if gain(st, p, q, give, take, -c) > margin:
+                        t = {
+                            "from": p,
+                            "to": q,
+                            "give": {"cash": c, "squares": list(give), "cards": 0},
+                            "take": {"cash": 0, "squares": list(wanted), "cards": 0},
+                        }
+                        if _trade_error(st, t) is None:
+                            return t
                     break
         return None
 

@@ -178,3 +178,20 @@ def test_the_shared_tables_follow_the_board_through_whole_games():
     for preset, seed in (("classic", 11), ("world-classic", 12)):
         bots = [make_bot("strategy"), make_bot("random"), make_bot("strategy"), make_bot("random")]
         play_game(RuleSet.build(preset), bots, seed, on_action=check)
+
+
+def test_the_lift_cost_tables_match_the_rules():
+    # The strategy bot reads what lifting a mortgage costs from a table per board and rule.
+    from games.engine.bots import board_info
+    from games.engine.rules import new_game, unmortgage_cost
+    from games.engine.ruleset import PRESETS, RuleSet
+
+    for preset in PRESETS:
+        for rule in ("mortgage_plus_10", "sixty_percent"):
+            rules = RuleSet.build(preset, {"unmortgage": rule})
+            names = ["a", "b", "c", "d", "e", "f"][: rules.seats[0]]
+            st, _ = new_game(rules, names, seed=1)
+            costs = board_info(st.board.name).lift_costs(st)
+            assert [costs[sq] for sq in st.board.deeds] == [
+                unmortgage_cost(st, sq) for sq in st.board.deeds
+            ]
