@@ -113,6 +113,9 @@ class Invitation(models.Model):
     class Meta:
         constraints = [models.UniqueConstraint(fields=["table", "email"], name="invitation_unique_email")]
 
+    def __str__(self) -> str:
+        return f"{self.email} to table {self.table_id}"
+
 
 class Game(models.Model):
     class Status(models.TextChoices):
@@ -157,6 +160,9 @@ class DeedRow(models.Model):
         ordering = ["square"]
         constraints = [models.UniqueConstraint(fields=["game", "square"], name="deed_unique_square")]
 
+    def __str__(self) -> str:
+        return f"game {self.game_id} square {self.square}"
+
 
 class DeckRow(models.Model):
     """Mirror of one card deck: the draw pile (top first) and, for world decks, the discards."""
@@ -168,6 +174,9 @@ class DeckRow(models.Model):
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["game", "name"], name="deck_unique_name")]
+
+    def __str__(self) -> str:
+        return f"game {self.game_id} {self.name} deck"
 
 
 class AuctionRow(models.Model):
@@ -185,6 +194,9 @@ class AuctionRow(models.Model):
 
     class Meta:
         ordering = ["opened_seq"]
+
+    def __str__(self) -> str:
+        return f"game {self.game_id} auction of square {self.square} ({self.what})"
 
 
 class TradeRow(models.Model):
@@ -209,6 +221,9 @@ class TradeRow(models.Model):
         ordering = ["number"]
         constraints = [models.UniqueConstraint(fields=["game", "number"], name="trade_unique_number")]
 
+    def __str__(self) -> str:
+        return f"game {self.game_id} trade {self.number} ({self.status})"
+
 
 class GameAction(models.Model):
     """The append-only log: one row per applied action, with the events it produced."""
@@ -227,3 +242,6 @@ class GameAction(models.Model):
     class Meta:
         ordering = ["seq"]
         constraints = [models.UniqueConstraint(fields=["game", "seq"], name="action_unique_seq")]
+
+    def __str__(self) -> str:
+        return f"game {self.game_id} action {self.seq}: {self.action.get('type', '?')}"

@@ -272,7 +272,7 @@ def table_start(*, table: Table, by) -> Game:
             raise GameError(_("each team needs two players"))
     names = [s.label for s in seats]
     if len(set(names)) != len(names):
-        names = [f"{n} ({s.position + 1})" for n, s in zip(names, seats)]
+        names = [f"{n} ({s.position + 1})" for n, s in zip(names, seats, strict=True)]
     seed = secrets.randbits(62)
     try:
         state, events = new_game(rules, [str(n) for n in names], seed, teams=teams)

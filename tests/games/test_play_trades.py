@@ -61,7 +61,8 @@ def test_proposal_through_the_page_and_acceptance(client, classic):
     mine, theirs = cheapest_deed(state, 0), cheapest_deed(state, 1)
     client.force_login(users[0])
 
-    assert propose(client, classic, 1, give={"cash": 10, "squares": [mine]}, take={"squares": [theirs]}).status_code == 200
+    response = propose(client, classic, 1, give={"cash": 10, "squares": [mine]}, take={"squares": [theirs]})
+    assert response.status_code == 200
 
     client.force_login(users[1])
     page = client.get(reverse("games:game", args=[classic.pk])).content.decode()
