@@ -28,6 +28,8 @@ from .state import BANK, HOTEL, NO_OWNER, GameState, _new_turn
 
 DECISIONS = frozenset({"buy", "auction", "debt", "casino", "income_tax", "bus", "teleport", "destroy",
                        "mortgage_transfer", "trade_response"})
+# Decisions _run leaves alone (it settles covered debts and closes finished auctions).
+_WAITING = DECISIONS - {"debt", "auction"}
 CASINO_STAKE = 1000
 CASINO_POOL_ADD = 500
 JAIL_CARD_VALUE = 500  # RULES.md 9: a jail card counts 500 in the world balance check.
@@ -167,10 +169,11 @@ def _owns_group(st: GameState, p: int, sq: int) -> bool:
 
 def unmortgage_cost(st: GameState, sq: int) -> int:
     """RULES.md 9: mortgage + 10%, or 60% of the price; owed to the bank, so rounded up."""
+    # (_ceil_div inline: the bots ask for this often)
     if st.rules.unmortgage == "mortgage_plus_10":
         mv = st.board.squares[sq].mortgage
-        return mv + _ceil_div(mv, 10)
-    return _ceil_div(st.board.price[sq] * 6, 10)
+        return mv - (-mv // 10)
+    return -(-6 * st.board.price[sq] // 10)
 
 
 def transfer_fee(st: GameState, sq: int) -> int:
@@ -269,7 +272,7 @@ def rent_of(st: GameState, sq: int, dice_total: int | None = None, mode: str | N
             if _owns_group(st, owner, sq):
                 rent *= 2
             return rent
-        return s.rents[5] if lv == HOTEL else s.rents[lv]
+        return s.rents[lv]  # (a hotel's level, HOTEL == 5, indexes its rent too)
     ow = st.owner
     n = 0
     for x in board.group_of[sq]:
@@ -444,7 +447,8 @@ def _advance(ctx: Ctx, p: int, steps: int) -> None:
     new = pl.pos + steps
     if new >= 40:
         new -= 40
-        if salary_active(st):
+        r = ctx.rules
+        if (r.salary_stops_round is None and r.salary_stops_minutes is None) or salary_active(st):
             amount = ctx.rules.salary + (ctx.rules.start_bonus if new == 0 else 0)
             if amount:
                 _bank_pays(ctx, p, amount)
@@ -486,15 +490,33 @@ def _land(ctx: Ctx, p: int, mode: str | None) -> None:
         if pl.team is not None and pl.team == st.players[owner].team:  # (st.teammates, inline)
             ctx.ev("no_rent", p=p, sq=pos, why="teammate")
             return
-        dice_total = None
-        if kind == "utility" and mode in ("ten_times", "usual"):
-            # RULES.md 5: the utility cards throw the dice afresh.
-            d1, d2 = ctx.rng.die(), ctx.rng.die()
-            dice_total = d1 + d2
-            ctx.ev("dice", p=p, dice=[d1, d2])
-        rent = rent_of(st, pos, dice_total, mode)
-        rate = rent_tax_rate(st)
-        cut = _ceil_div(rent * rate, 100) if rate else 0
+        if kind == "street":
+            # (rent_of's street case inline: the most common rent)
+            lv = st.level[pos]
+            if lv:
+                rent = s.rents[lv]
+            else:
+                rent = s.rents[0]
+                ow = st.owner
+                for x in board.group_of[pos]:
+                    if ow[x] != owner:
+                        break
+                else:
+                    rent *= 2  # the whole group (RULES.md 2 and 14)
+        else:
+            dice_total = None
+            if kind == "utility" and mode in ("ten_times", "usual"):
+                # RULES.md 5: the utility cards throw the dice afresh.
+                d1, d2 = ctx.rng.die(), ctx.rng.die()
+                dice_total = d1 + d2
+                ctx.ev("dice", p=p, dice=[d1, d2])
+            rent = rent_of(st, pos, dice_total, mode)
+        rules = ctx.rules
+        if rules.rent_tax_round is None and rules.rent_tax_minutes is None:
+            cut = 0  # (no rent tax in this rule set: rent_tax_rate would say 0)
+        else:
+            rate = rent_tax_rate(st)
+            cut = _ceil_div(rent * rate, 100) if rate else 0
         if ctx.events is not None:
             ctx.ev("rent", p=p, owner=owner, sq=pos, amount=rent, tax=cut)
         _charge(ctx, p, owner, rent, "rent", False, cut)
@@ -1572,20 +1594,18 @@ def _do_roll(ctx: Ctx, p: int) -> None:
         st.last_dice = [d1, d2, speed]
     if ctx.events is not None:  # (hot path: skip building the record's fields)
         ctx.ev("roll", p=p, dice=list(st.last_dice))
-    doubles = d1 == d2
-    triple = doubles and speed == d1
-    if triple:
-        doubles = False  # RULES.md 11: a triple is not doubles
-    if doubles:
+    if d1 == d2 and speed != d1:  # doubles (RULES.md 11: a triple is not doubles)
         turn["doubles"] += 1
         if turn["doubles"] >= 3:
             ctx.ev("third_doubles", p=p)
             _send_to_jail(ctx, p)
             return
-    st.phase = "roll" if doubles else "end_turn"
+        st.phase = "roll"
+    else:
+        st.phase = "end_turn"
     steps = d1 + d2
     if speed is not None:
-        if triple:
+        if d1 == d2 == speed:  # a triple
             st.stack.append({"k": "teleport", "p": p, "default": (pl.pos + steps + speed) % 40})
             return
         if speed == "bus":
@@ -1823,7 +1843,14 @@ def waiting_on(st: GameState) -> list[int]:
             return [f["winner"]]
         if f["style"] == "rotating":
             return [auction_askee(f)]
-        return [b for b in _remaining(f) if b != f["leader"]]
+        # (the play loop asks after every bid and pass: a plain loop, cheaper than a comprehension)
+        passed = f["passed"]
+        leader = f["leader"]
+        out = []
+        for b in f["bidders"]:
+            if b != leader and b not in passed:
+                out.append(b)
+        return out
     return [f["p"]]
 
 
@@ -1963,6 +1990,33 @@ ACTION_TYPES = tuple(_HANDLERS)
 
 def apply(state: GameState, action: dict, rng=None, events: bool = True) -> tuple[GameState, list]:
     """Apply one action. Raises IllegalAction (state untouched) if it is not legal now."""
+    # The common case in a few cheap steps (a plain dict naming a known action and a seat still
+    # playing, a state with its working context); anything else, well-formed or not, goes
+    # through _checked, whose checks (and messages) come in their documented order.
+    try:
+        handler = _HANDLERS[action["type"]]
+        p = action["player"]
+        ok = type(action) is dict and type(p) is int and p >= 0 and not state.players[p].bankrupt
+        ctx = state._ctx
+    except Exception:
+        ok = False
+    if not ok or state.over:
+        handler, p, ctx = _checked(state, action)
+    ctx.rng = rng if rng is not None else ctx.own_rng
+    ctx.events = [] if events else None
+    ctx.rules = state.rules
+    ctx.board = state.board
+    handler(ctx, p, action)
+    stack = state.stack
+    if stack and stack[-1]["k"] not in _WAITING:  # (a buy or trade decision on top: nothing to run)
+        _run(ctx)
+    state.seq += 1
+    return state, ctx.events if events else []
+
+
+def _checked(state: GameState, action: Any) -> tuple[Any, int, Ctx]:
+    """apply's checks of the action and the seat: raises IllegalAction, or returns the handler,
+    the seat and the state's working context (made on the first call)."""
     if not isinstance(action, dict):
         raise IllegalAction("an action is a mapping with 'type' and 'player'")
     kind = action.get("type")
@@ -1978,21 +2032,13 @@ def apply(state: GameState, action: dict, rng=None, events: bool = True) -> tupl
     if state.players[p].bankrupt:
         raise IllegalAction(f"{state.players[p].name} is out of the game")
     # One Ctx (and one generator over the state) per state, reused by every call: building
-    # them afresh cost about a tenth of an average action. Rules and board are read again as
-    # a caller may swap the rule set between actions.
+    # them afresh cost about a tenth of an average action. Rules and board are read again (in
+    # apply) as a caller may swap the rule set between actions.
     try:
         ctx = state._ctx
     except AttributeError:
         ctx = state._ctx = Ctx(state, None, None)
-    ctx.rng = rng if rng is not None else ctx.own_rng
-    ctx.events = [] if events else None
-    ctx.rules = state.rules
-    ctx.board = state.board
-    handler(ctx, p, action)
-    if state.stack:
-        _run(ctx)
-    state.seq += 1
-    return state, ctx.events if events else []
+    return handler, p, ctx
 
 
 def legal_actions(state: GameState, p: int) -> list[dict]:
