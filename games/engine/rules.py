@@ -875,14 +875,9 @@ def _drop_bidder(f: dict, p: int) -> None:
     _fix_turn(f)
 
 
-def _remaining(f: dict) -> list[int]:
-    passed = f["passed"]
-    return [b for b in f["bidders"] if b not in passed]
-
-
 def _auction_over(f: dict) -> bool:
     """Over when nobody is left bidding, or only the leader is (checked after every bid and
-    pass: a loop rather than building the list of _remaining)."""
+    pass: a loop rather than building the list of the bidders left)."""
     stage = f.get("stage")
     if stage == "done":
         return True
@@ -899,19 +894,26 @@ def _auction_over(f: dict) -> bool:
 def _fix_turn(f: dict) -> None:
     """Rotating auctions: point at the next bidder who has not passed and is not leading."""
     bidders = f["bidders"]
-    if not bidders:
+    n = len(bidders)
+    if not n:
         f["turn"] = 0
         return
-    n = len(bidders)
     start = f["turn"] % n
     passed = f["passed"]
     leader = f["leader"]
-    for i in range(n):
-        b = bidders[(start + i) % n]
-        if b not in passed and b != leader:
-            f["turn"] = (start + i) % n
+    # (after every bid and pass: a walk round the table, cheaper than a modulo per step)
+    j = start
+    while True:
+        b = bidders[j]
+        if b != leader and b not in passed:
+            f["turn"] = j
             return
-    f["turn"] = start
+        j += 1
+        if j == n:
+            j = 0
+        if j == start:
+            f["turn"] = start
+            return
 
 
 def auction_askee(f: dict) -> int | None:
@@ -951,28 +953,28 @@ def _finish_auction(ctx: Ctx, f: dict) -> None:
     _charge(ctx, w, BANK, amount, "auction")
 
 
-def _auction_frame(st: GameState) -> dict:
-    f = st.stack[-1] if st.stack else None
-    if f is None or f["k"] != "auction" or st.over:
-        raise IllegalAction("there is no auction under way")
-    return f
-
-
 def _act_bid(ctx: Ctx, p: int, a: dict) -> None:
+    # (Frequent, as are passes: the frame lookup, _int_param and auction_min_bid inline.)
     st = ctx.state
-    f = _auction_frame(st)
+    stack = st.stack
+    if not stack or stack[-1]["k"] != "auction":  # (apply has already refused a game over)
+        raise IllegalAction("there is no auction under way")
+    f = stack[-1]
     if f["stage"] != "bid":
         raise IllegalAction("the bidding is over; the winner is placing the building")
-    amount = _int_param(a, "amount")
+    amount = a.get("amount")
+    if type(amount) is not int:
+        amount = _int_param(a, "amount")  # raises unless a subclass of int
     if p not in f["bidders"]:
         raise IllegalAction("you are not a bidder in this auction")
     if p in f["passed"]:
         raise IllegalAction("you have passed; a pass is final")
-    if p == f["leader"]:
+    leader = f["leader"]
+    if p == leader:
         raise IllegalAction("you already hold the highest bid")
     if f["style"] == "rotating" and auction_askee(f) != p:
         raise IllegalAction("it is not your turn to bid")
-    low = auction_min_bid(f)
+    low = f["opening"] if leader == -1 else f["high"] + f["step"]
     if amount < low:
         raise IllegalAction(f"the lowest bid now is {low}")
     if amount > st.players[p].cash:
@@ -987,12 +989,16 @@ def _act_bid(ctx: Ctx, p: int, a: dict) -> None:
     if ctx.events is not None:
         ctx.ev("bid", p=p, amount=amount)
     _fix_turn(f)
-    _after_bid_step(ctx, f)
+    if f["what"] == "building":
+        _after_bid_step(ctx, f)
 
 
 def _act_pass(ctx: Ctx, p: int, a: dict) -> None:
     st = ctx.state
-    f = _auction_frame(st)
+    stack = st.stack
+    if not stack or stack[-1]["k"] != "auction":  # (apply has already refused a game over)
+        raise IllegalAction("there is no auction under way")
+    f = stack[-1]
     if f["stage"] != "bid":
         raise IllegalAction("the bidding is over")
     if p not in f["bidders"] or p in f["passed"]:
@@ -1009,7 +1015,8 @@ def _do_pass(ctx: Ctx, f: dict, p: int) -> None:
     if ctx.events is not None:
         ctx.ev("pass", p=p)
     _fix_turn(f)
-    _after_bid_step(ctx, f)
+    if f["what"] == "building":
+        _after_bid_step(ctx, f)
 
 
 def _after_bid_step(ctx: Ctx, f: dict) -> None:
@@ -1553,11 +1560,7 @@ def _act_roll(ctx: Ctx, p: int, a: dict) -> None:
     st = ctx.state
     if p != st.current or st.stack or st.phase != "roll":
         _require_turn(st, p, "roll")  # raises, with the reason
-    _do_roll(ctx, p)
-
-
-def _do_roll(ctx: Ctx, p: int) -> None:
-    st = ctx.state
+    # The roll itself follows here, not in a function of its own: the most common action.
     pl = st.players[p]
     rng = ctx.rng
     turn = st.turn
@@ -1872,7 +1875,7 @@ def _act_timeout(ctx: Ctx, p: int, a: dict) -> None:
     ctx.ev("timeout", p=p, decision=st.pending())
     if f is None:
         if st.phase == "roll":
-            _do_roll(ctx, p)
+            _act_roll(ctx, p, a)  # (its checks pass: p is the current player, nothing is stacked)
         else:
             _next_turn(ctx)
         return
