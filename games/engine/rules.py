@@ -1074,12 +1074,16 @@ def _build_error(st: GameState, p: int, sq: int, free: bool = False, building: s
     if st.owner[sq] != p:
         return f"you do not own {s.name}"
     group = board.group_of[sq]
-    if not _owns_group(st, p, sq):
-        return "you need every deed of the group to build"
+    owner = st.owner
     mortgaged = st.mortgaged
-    for x in group:
+    pledged = False
+    for x in group:  # (one walk: an unowned deed is reported before a mortgaged one)
+        if owner[x] != p:
+            return "you need every deed of the group to build"
         if mortgaged[x]:
-            return "a deed of the group is mortgaged"
+            pledged = True
+    if pledged:
+        return "a deed of the group is mortgaged"
     level = st.level
     lv = level[sq]
     if lv == HOTEL:
@@ -1093,7 +1097,8 @@ def _build_error(st: GameState, p: int, sq: int, free: bool = False, building: s
         for x in group:
             if level[x] < hbh:
                 return f"a hotel needs {hbh} houses on every deed of the group"
-    if rules.even_building:
+        # (then no deed of the group has fewer buildings: the even-building check passes)
+    elif rules.even_building:
         # _eff(lv) > the group's lowest _eff (lv is not a hotel here, so _eff(lv) == lv)
         for x in group:
             lx = level[x]
@@ -1149,7 +1154,9 @@ def _able_to_build(st: GameState, building: str) -> list[int]:
 
 def _act_build(ctx: Ctx, p: int, a: dict) -> None:
     st = ctx.state
-    sq = _square_param(a)
+    sq = a.get("square")
+    if type(sq) is not int or not 0 <= sq < 40:
+        sq = _square_param(a)  # raises unless an int subclass in range
     top = st.stack[-1] if st.stack else None
     if top is not None and top["k"] == "auction" and top["what"] == "building" and top["stage"] == "place":
         if top["winner"] != p:
