@@ -1379,27 +1379,39 @@ def _act_auction_own(ctx: Ctx, p: int, a: dict) -> None:
 # Trades (RULES.md 9, 11)
 # ---------------------------------------------------------------------------------------------
 
+_SIDE_KEYS = frozenset({"cash", "squares", "cards"})
+
+
+def _not_int(v: Any) -> bool:
+    """Not a whole number (a bool is not one); callers test ``type(v) is int`` first, cheaper."""
+    return isinstance(v, bool) or not isinstance(v, int)
+
+
 def _parse_side(st: GameState, side: Any, who: str) -> dict:
+    # (The bots propose often: ``type(x) is int`` settles the common case of each number check,
+    # and plain loops replace set differences and any() over generators.)
     if side is None:
         side = {}
     if not isinstance(side, dict):
         raise IllegalAction(f"'{who}' must be a mapping with cash, squares and cards")
-    unknown = set(side) - {"cash", "squares", "cards"}
-    if unknown:
+    if not _SIDE_KEYS.issuperset(side):
+        unknown = set(side) - _SIDE_KEYS
         raise IllegalAction(f"'{who}' has unknown keys: {', '.join(sorted(unknown))}")
     cash = side.get("cash", 0) or 0
     squares = side.get("squares", []) or []
     cards = side.get("cards", 0) or 0
-    if isinstance(cash, bool) or not isinstance(cash, int) or cash < 0:
+    if (type(cash) is not int and _not_int(cash)) or cash < 0:
         raise IllegalAction(f"'{who}.cash' must be a whole number >= 0")
-    if not isinstance(squares, list) or any(isinstance(x, bool) or not isinstance(x, int) or not 0 <= x < 40
-                                            for x in squares):
+    if not isinstance(squares, list):
         raise IllegalAction(f"'{who}.squares' must be a list of squares 0-39")
+    for x in squares:
+        if (type(x) is not int and _not_int(x)) or not 0 <= x < 40:
+            raise IllegalAction(f"'{who}.squares' must be a list of squares 0-39")
     if len(set(squares)) != len(squares):
         raise IllegalAction(f"'{who}.squares' lists a square twice")
     if isinstance(cards, list):
         cards = len(cards)
-    if isinstance(cards, bool) or not isinstance(cards, int) or cards < 0:
+    if (type(cards) is not int and _not_int(cards)) or cards < 0:
         raise IllegalAction(f"'{who}.cards' must be a number of jail cards")
     return {"cash": cash, "squares": sorted(squares), "cards": cards}
 
@@ -1407,14 +1419,16 @@ def _parse_side(st: GameState, side: Any, who: str) -> dict:
 def _trade_side_error(st: GameState, giver: int, side: dict, mates: bool) -> str | None:
     pl = st.players[giver]
     board = st.board
+    level = st.level
     for sq in side["squares"]:
         s = board.squares[sq]
         if not board.is_deed[sq]:
             return f"{s.name} is not a deed"
         if st.owner[sq] != giver:
             return f"{pl.name} does not own {s.name}"
-        if _group_has_buildings(st, sq):
-            return f"{s.name}'s group has buildings: sell them before trading its deeds"
+        for x in board.group_of[sq]:  # (_group_has_buildings inline)
+            if level[x]:
+                return f"{s.name}'s group has buildings: sell them before trading its deeds"
         if st.mortgaged[sq]:
             tm = st.rules.trade_mortgaged
             if tm == "no" or (tm == "teammates" and not mates):
@@ -1471,7 +1485,7 @@ def _trade_window_error(st: GameState, p: int) -> str | None:
 def _act_propose(ctx: Ctx, p: int, a: dict) -> None:
     st = ctx.state
     to = a.get("to")
-    if isinstance(to, bool) or not isinstance(to, int) or not 0 <= to < len(st.players):
+    if (type(to) is not int and _not_int(to)) or not 0 <= to < len(st.players):
         raise IllegalAction("'to' must name another player")
     if to == p or st.players[to].bankrupt:
         raise IllegalAction("trades are with another player still in the game")
@@ -1490,7 +1504,8 @@ def _act_propose(ctx: Ctx, p: int, a: dict) -> None:
     st.trades[str(t["id"])] = t
     st.turn["proposals"] += 1
     st.stack.append({"k": "trade_response", "p": to, "trade": t["id"]})
-    ctx.ev("trade_proposed", p=p, to=to, trade=t["id"], give=give, take=take)
+    if ctx.events is not None:
+        ctx.ev("trade_proposed", p=p, to=to, trade=t["id"], give=give, take=take)
 
 
 def _trade_frame(st: GameState, a: dict) -> tuple[dict, dict]:
@@ -1525,7 +1540,8 @@ def _act_accept(ctx: Ctx, p: int, a: dict) -> None:
             st.owner[sq] = receiver
             if st.mortgaged[sq] and st.rules.trade_mortgaged == "yes":
                 transfers.append({"k": "mortgage_transfer", "p": receiver, "sq": sq})
-    ctx.ev("trade_accepted", trade=t["id"], p=p)
+    if ctx.events is not None:
+        ctx.ev("trade_accepted", trade=t["id"], p=p)
     for f in reversed(transfers):
         st.stack.append(f)
 
