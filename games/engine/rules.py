@@ -28,6 +28,8 @@ from .state import BANK, HOTEL, NO_OWNER, GameState, _new_turn
 
 DECISIONS = frozenset({"buy", "auction", "debt", "casino", "income_tax", "bus", "teleport", "destroy",
                        "mortgage_transfer", "trade_response"})
+# Decisions _run leaves alone (it settles covered debts and closes finished auctions).
+_WAITING = DECISIONS - {"debt", "auction"}
 CASINO_STAKE = 1000
 CASINO_POOL_ADD = 500
 JAIL_CARD_VALUE = 500  # RULES.md 9: a jail card counts 500 in the world balance check.
@@ -167,10 +169,11 @@ def _owns_group(st: GameState, p: int, sq: int) -> bool:
 
 def unmortgage_cost(st: GameState, sq: int) -> int:
     """RULES.md 9: mortgage + 10%, or 60% of the price; owed to the bank, so rounded up."""
+    # (_ceil_div inline: the bots ask for this often)
     if st.rules.unmortgage == "mortgage_plus_10":
         mv = st.board.squares[sq].mortgage
-        return mv + _ceil_div(mv, 10)
-    return _ceil_div(st.board.price[sq] * 6, 10)
+        return mv - (-mv // 10)
+    return -(-6 * st.board.price[sq] // 10)
 
 
 def transfer_fee(st: GameState, sq: int) -> int:
@@ -269,7 +272,7 @@ def rent_of(st: GameState, sq: int, dice_total: int | None = None, mode: str | N
             if _owns_group(st, owner, sq):
                 rent *= 2
             return rent
-        return s.rents[5] if lv == HOTEL else s.rents[lv]
+        return s.rents[lv]  # (a hotel's level, HOTEL == 5, indexes its rent too)
     ow = st.owner
     n = 0
     for x in board.group_of[sq]:
@@ -444,7 +447,8 @@ def _advance(ctx: Ctx, p: int, steps: int) -> None:
     new = pl.pos + steps
     if new >= 40:
         new -= 40
-        if salary_active(st):
+        r = ctx.rules
+        if (r.salary_stops_round is None and r.salary_stops_minutes is None) or salary_active(st):
             amount = ctx.rules.salary + (ctx.rules.start_bonus if new == 0 else 0)
             if amount:
                 _bank_pays(ctx, p, amount)
@@ -486,15 +490,33 @@ def _land(ctx: Ctx, p: int, mode: str | None) -> None:
         if pl.team is not None and pl.team == st.players[owner].team:  # (st.teammates, inline)
             ctx.ev("no_rent", p=p, sq=pos, why="teammate")
             return
-        dice_total = None
-        if kind == "utility" and mode in ("ten_times", "usual"):
-            # RULES.md 5: the utility cards throw the dice afresh.
-            d1, d2 = ctx.rng.die(), ctx.rng.die()
-            dice_total = d1 + d2
-            ctx.ev("dice", p=p, dice=[d1, d2])
-        rent = rent_of(st, pos, dice_total, mode)
-        rate = rent_tax_rate(st)
-        cut = _ceil_div(rent * rate, 100) if rate else 0
+        if kind == "street":
+            # (rent_of's street case inline: the most common rent)
+            lv = st.level[pos]
+            if lv:
+                rent = s.rents[lv]
+            else:
+                rent = s.rents[0]
+                ow = st.owner
+                for x in board.group_of[pos]:
+                    if ow[x] != owner:
+                        break
+                else:
+                    rent *= 2  # the whole group (RULES.md 2 and 14)
+        else:
+            dice_total = None
+            if kind == "utility" and mode in ("ten_times", "usual"):
+                # RULES.md 5: the utility cards throw the dice afresh.
+                d1, d2 = ctx.rng.die(), ctx.rng.die()
+                dice_total = d1 + d2
+                ctx.ev("dice", p=p, dice=[d1, d2])
+            rent = rent_of(st, pos, dice_total, mode)
+        rules = ctx.rules
+        if rules.rent_tax_round is None and rules.rent_tax_minutes is None:
+            cut = 0  # (no rent tax in this rule set: rent_tax_rate would say 0)
+        else:
+            rate = rent_tax_rate(st)
+            cut = _ceil_div(rent * rate, 100) if rate else 0
         if ctx.events is not None:
             ctx.ev("rent", p=p, owner=owner, sq=pos, amount=rent, tax=cut)
         _charge(ctx, p, owner, rent, "rent", False, cut)
@@ -853,14 +875,9 @@ def _drop_bidder(f: dict, p: int) -> None:
     _fix_turn(f)
 
 
-def _remaining(f: dict) -> list[int]:
-    passed = f["passed"]
-    return [b for b in f["bidders"] if b not in passed]
-
-
 def _auction_over(f: dict) -> bool:
     """Over when nobody is left bidding, or only the leader is (checked after every bid and
-    pass: a loop rather than building the list of _remaining)."""
+    pass: a loop rather than building the list of the bidders left)."""
     stage = f.get("stage")
     if stage == "done":
         return True
@@ -877,19 +894,26 @@ def _auction_over(f: dict) -> bool:
 def _fix_turn(f: dict) -> None:
     """Rotating auctions: point at the next bidder who has not passed and is not leading."""
     bidders = f["bidders"]
-    if not bidders:
+    n = len(bidders)
+    if not n:
         f["turn"] = 0
         return
-    n = len(bidders)
     start = f["turn"] % n
     passed = f["passed"]
     leader = f["leader"]
-    for i in range(n):
-        b = bidders[(start + i) % n]
-        if b not in passed and b != leader:
-            f["turn"] = (start + i) % n
+    # (after every bid and pass: a walk round the table, cheaper than a modulo per step)
+    j = start
+    while True:
+        b = bidders[j]
+        if b != leader and b not in passed:
+            f["turn"] = j
             return
-    f["turn"] = start
+        j += 1
+        if j == n:
+            j = 0
+        if j == start:
+            f["turn"] = start
+            return
 
 
 def auction_askee(f: dict) -> int | None:
@@ -929,28 +953,28 @@ def _finish_auction(ctx: Ctx, f: dict) -> None:
     _charge(ctx, w, BANK, amount, "auction")
 
 
-def _auction_frame(st: GameState) -> dict:
-    f = st.stack[-1] if st.stack else None
-    if f is None or f["k"] != "auction" or st.over:
-        raise IllegalAction("there is no auction under way")
-    return f
-
-
 def _act_bid(ctx: Ctx, p: int, a: dict) -> None:
+    # (Frequent, as are passes: the frame lookup, _int_param and auction_min_bid inline.)
     st = ctx.state
-    f = _auction_frame(st)
+    stack = st.stack
+    if not stack or stack[-1]["k"] != "auction":  # (apply has already refused a game over)
+        raise IllegalAction("there is no auction under way")
+    f = stack[-1]
     if f["stage"] != "bid":
         raise IllegalAction("the bidding is over; the winner is placing the building")
-    amount = _int_param(a, "amount")
+    amount = a.get("amount")
+    if type(amount) is not int:
+        amount = _int_param(a, "amount")  # raises unless a subclass of int
     if p not in f["bidders"]:
         raise IllegalAction("you are not a bidder in this auction")
     if p in f["passed"]:
         raise IllegalAction("you have passed; a pass is final")
-    if p == f["leader"]:
+    leader = f["leader"]
+    if p == leader:
         raise IllegalAction("you already hold the highest bid")
     if f["style"] == "rotating" and auction_askee(f) != p:
         raise IllegalAction("it is not your turn to bid")
-    low = auction_min_bid(f)
+    low = f["opening"] if leader == -1 else f["high"] + f["step"]
     if amount < low:
         raise IllegalAction(f"the lowest bid now is {low}")
     if amount > st.players[p].cash:
@@ -965,12 +989,16 @@ def _act_bid(ctx: Ctx, p: int, a: dict) -> None:
     if ctx.events is not None:
         ctx.ev("bid", p=p, amount=amount)
     _fix_turn(f)
-    _after_bid_step(ctx, f)
+    if f["what"] == "building":
+        _after_bid_step(ctx, f)
 
 
 def _act_pass(ctx: Ctx, p: int, a: dict) -> None:
     st = ctx.state
-    f = _auction_frame(st)
+    stack = st.stack
+    if not stack or stack[-1]["k"] != "auction":  # (apply has already refused a game over)
+        raise IllegalAction("there is no auction under way")
+    f = stack[-1]
     if f["stage"] != "bid":
         raise IllegalAction("the bidding is over")
     if p not in f["bidders"] or p in f["passed"]:
@@ -987,7 +1015,8 @@ def _do_pass(ctx: Ctx, f: dict, p: int) -> None:
     if ctx.events is not None:
         ctx.ev("pass", p=p)
     _fix_turn(f)
-    _after_bid_step(ctx, f)
+    if f["what"] == "building":
+        _after_bid_step(ctx, f)
 
 
 def _after_bid_step(ctx: Ctx, f: dict) -> None:
@@ -1045,12 +1074,16 @@ def _build_error(st: GameState, p: int, sq: int, free: bool = False, building: s
     if st.owner[sq] != p:
         return f"you do not own {s.name}"
     group = board.group_of[sq]
-    if not _owns_group(st, p, sq):
-        return "you need every deed of the group to build"
+    owner = st.owner
     mortgaged = st.mortgaged
-    for x in group:
+    pledged = False
+    for x in group:  # (one walk: an unowned deed is reported before a mortgaged one)
+        if owner[x] != p:
+            return "you need every deed of the group to build"
         if mortgaged[x]:
-            return "a deed of the group is mortgaged"
+            pledged = True
+    if pledged:
+        return "a deed of the group is mortgaged"
     level = st.level
     lv = level[sq]
     if lv == HOTEL:
@@ -1064,7 +1097,8 @@ def _build_error(st: GameState, p: int, sq: int, free: bool = False, building: s
         for x in group:
             if level[x] < hbh:
                 return f"a hotel needs {hbh} houses on every deed of the group"
-    if rules.even_building:
+        # (then no deed of the group has fewer buildings: the even-building check passes)
+    elif rules.even_building:
         # _eff(lv) > the group's lowest _eff (lv is not a hotel here, so _eff(lv) == lv)
         for x in group:
             lx = level[x]
@@ -1120,7 +1154,9 @@ def _able_to_build(st: GameState, building: str) -> list[int]:
 
 def _act_build(ctx: Ctx, p: int, a: dict) -> None:
     st = ctx.state
-    sq = _square_param(a)
+    sq = a.get("square")
+    if type(sq) is not int or not 0 <= sq < 40:
+        sq = _square_param(a)  # raises unless an int subclass in range
     top = st.stack[-1] if st.stack else None
     if top is not None and top["k"] == "auction" and top["what"] == "building" and top["stage"] == "place":
         if top["winner"] != p:
@@ -1343,27 +1379,39 @@ def _act_auction_own(ctx: Ctx, p: int, a: dict) -> None:
 # Trades (RULES.md 9, 11)
 # ---------------------------------------------------------------------------------------------
 
+_SIDE_KEYS = frozenset({"cash", "squares", "cards"})
+
+
+def _not_int(v: Any) -> bool:
+    """Not a whole number (a bool is not one); callers test ``type(v) is int`` first, cheaper."""
+    return isinstance(v, bool) or not isinstance(v, int)
+
+
 def _parse_side(st: GameState, side: Any, who: str) -> dict:
+    # (The bots propose often: ``type(x) is int`` settles the common case of each number check,
+    # and plain loops replace set differences and any() over generators.)
     if side is None:
         side = {}
     if not isinstance(side, dict):
         raise IllegalAction(f"'{who}' must be a mapping with cash, squares and cards")
-    unknown = set(side) - {"cash", "squares", "cards"}
-    if unknown:
+    if not _SIDE_KEYS.issuperset(side):
+        unknown = set(side) - _SIDE_KEYS
         raise IllegalAction(f"'{who}' has unknown keys: {', '.join(sorted(unknown))}")
     cash = side.get("cash", 0) or 0
     squares = side.get("squares", []) or []
     cards = side.get("cards", 0) or 0
-    if isinstance(cash, bool) or not isinstance(cash, int) or cash < 0:
+    if (type(cash) is not int and _not_int(cash)) or cash < 0:
         raise IllegalAction(f"'{who}.cash' must be a whole number >= 0")
-    if not isinstance(squares, list) or any(isinstance(x, bool) or not isinstance(x, int) or not 0 <= x < 40
-                                            for x in squares):
+    if not isinstance(squares, list):
         raise IllegalAction(f"'{who}.squares' must be a list of squares 0-39")
+    for x in squares:
+        if (type(x) is not int and _not_int(x)) or not 0 <= x < 40:
+            raise IllegalAction(f"'{who}.squares' must be a list of squares 0-39")
     if len(set(squares)) != len(squares):
         raise IllegalAction(f"'{who}.squares' lists a square twice")
     if isinstance(cards, list):
         cards = len(cards)
-    if isinstance(cards, bool) or not isinstance(cards, int) or cards < 0:
+    if (type(cards) is not int and _not_int(cards)) or cards < 0:
         raise IllegalAction(f"'{who}.cards' must be a number of jail cards")
     return {"cash": cash, "squares": sorted(squares), "cards": cards}
 
@@ -1371,14 +1419,16 @@ def _parse_side(st: GameState, side: Any, who: str) -> dict:
 def _trade_side_error(st: GameState, giver: int, side: dict, mates: bool) -> str | None:
     pl = st.players[giver]
     board = st.board
+    level = st.level
     for sq in side["squares"]:
         s = board.squares[sq]
         if not board.is_deed[sq]:
             return f"{s.name} is not a deed"
         if st.owner[sq] != giver:
             return f"{pl.name} does not own {s.name}"
-        if _group_has_buildings(st, sq):
-            return f"{s.name}'s group has buildings: sell them before trading its deeds"
+        for x in board.group_of[sq]:  # (_group_has_buildings inline)
+            if level[x]:
+                return f"{s.name}'s group has buildings: sell them before trading its deeds"
         if st.mortgaged[sq]:
             tm = st.rules.trade_mortgaged
             if tm == "no" or (tm == "teammates" and not mates):
@@ -1435,7 +1485,7 @@ def _trade_window_error(st: GameState, p: int) -> str | None:
 def _act_propose(ctx: Ctx, p: int, a: dict) -> None:
     st = ctx.state
     to = a.get("to")
-    if isinstance(to, bool) or not isinstance(to, int) or not 0 <= to < len(st.players):
+    if (type(to) is not int and _not_int(to)) or not 0 <= to < len(st.players):
         raise IllegalAction("'to' must name another player")
     if to == p or st.players[to].bankrupt:
         raise IllegalAction("trades are with another player still in the game")
@@ -1454,7 +1504,8 @@ def _act_propose(ctx: Ctx, p: int, a: dict) -> None:
     st.trades[str(t["id"])] = t
     st.turn["proposals"] += 1
     st.stack.append({"k": "trade_response", "p": to, "trade": t["id"]})
-    ctx.ev("trade_proposed", p=p, to=to, trade=t["id"], give=give, take=take)
+    if ctx.events is not None:
+        ctx.ev("trade_proposed", p=p, to=to, trade=t["id"], give=give, take=take)
 
 
 def _trade_frame(st: GameState, a: dict) -> tuple[dict, dict]:
@@ -1489,7 +1540,8 @@ def _act_accept(ctx: Ctx, p: int, a: dict) -> None:
             st.owner[sq] = receiver
             if st.mortgaged[sq] and st.rules.trade_mortgaged == "yes":
                 transfers.append({"k": "mortgage_transfer", "p": receiver, "sq": sq})
-    ctx.ev("trade_accepted", trade=t["id"], p=p)
+    if ctx.events is not None:
+        ctx.ev("trade_accepted", trade=t["id"], p=p)
     for f in reversed(transfers):
         st.stack.append(f)
 
@@ -1531,11 +1583,7 @@ def _act_roll(ctx: Ctx, p: int, a: dict) -> None:
     st = ctx.state
     if p != st.current or st.stack or st.phase != "roll":
         _require_turn(st, p, "roll")  # raises, with the reason
-    _do_roll(ctx, p)
-
-
-def _do_roll(ctx: Ctx, p: int) -> None:
-    st = ctx.state
+    # The roll itself follows here, not in a function of its own: the most common action.
     pl = st.players[p]
     rng = ctx.rng
     turn = st.turn
@@ -1572,20 +1620,18 @@ def _do_roll(ctx: Ctx, p: int) -> None:
         st.last_dice = [d1, d2, speed]
     if ctx.events is not None:  # (hot path: skip building the record's fields)
         ctx.ev("roll", p=p, dice=list(st.last_dice))
-    doubles = d1 == d2
-    triple = doubles and speed == d1
-    if triple:
-        doubles = False  # RULES.md 11: a triple is not doubles
-    if doubles:
+    if d1 == d2 and speed != d1:  # doubles (RULES.md 11: a triple is not doubles)
         turn["doubles"] += 1
         if turn["doubles"] >= 3:
             ctx.ev("third_doubles", p=p)
             _send_to_jail(ctx, p)
             return
-    st.phase = "roll" if doubles else "end_turn"
+        st.phase = "roll"
+    else:
+        st.phase = "end_turn"
     steps = d1 + d2
     if speed is not None:
-        if triple:
+        if d1 == d2 == speed:  # a triple
             st.stack.append({"k": "teleport", "p": p, "default": (pl.pos + steps + speed) % 40})
             return
         if speed == "bus":
@@ -1823,7 +1869,14 @@ def waiting_on(st: GameState) -> list[int]:
             return [f["winner"]]
         if f["style"] == "rotating":
             return [auction_askee(f)]
-        return [b for b in _remaining(f) if b != f["leader"]]
+        # (the play loop asks after every bid and pass: a plain loop, cheaper than a comprehension)
+        passed = f["passed"]
+        leader = f["leader"]
+        out = []
+        for b in f["bidders"]:
+            if b != leader and b not in passed:
+                out.append(b)
+        return out
     return [f["p"]]
 
 
@@ -1845,7 +1898,7 @@ def _act_timeout(ctx: Ctx, p: int, a: dict) -> None:
     ctx.ev("timeout", p=p, decision=st.pending())
     if f is None:
         if st.phase == "roll":
-            _do_roll(ctx, p)
+            _act_roll(ctx, p, a)  # (its checks pass: p is the current player, nothing is stacked)
         else:
             _next_turn(ctx)
         return
@@ -1963,6 +2016,33 @@ ACTION_TYPES = tuple(_HANDLERS)
 
 def apply(state: GameState, action: dict, rng=None, events: bool = True) -> tuple[GameState, list]:
     """Apply one action. Raises IllegalAction (state untouched) if it is not legal now."""
+    # The common case in a few cheap steps (a plain dict naming a known action and a seat still
+    # playing, a state with its working context); anything else, well-formed or not, goes
+    # through _checked, whose checks (and messages) come in their documented order.
+    try:
+        handler = _HANDLERS[action["type"]]
+        p = action["player"]
+        ok = type(action) is dict and type(p) is int and p >= 0 and not state.players[p].bankrupt
+        ctx = state._ctx
+    except Exception:
+        ok = False
+    if not ok or state.over:
+        handler, p, ctx = _checked(state, action)
+    ctx.rng = rng if rng is not None else ctx.own_rng
+    ctx.events = [] if events else None
+    ctx.rules = state.rules
+    ctx.board = state.board
+    handler(ctx, p, action)
+    stack = state.stack
+    if stack and stack[-1]["k"] not in _WAITING:  # (a buy or trade decision on top: nothing to run)
+        _run(ctx)
+    state.seq += 1
+    return state, ctx.events if events else []
+
+
+def _checked(state: GameState, action: Any) -> tuple[Any, int, Ctx]:
+    """apply's checks of the action and the seat: raises IllegalAction, or returns the handler,
+    the seat and the state's working context (made on the first call)."""
     if not isinstance(action, dict):
         raise IllegalAction("an action is a mapping with 'type' and 'player'")
     kind = action.get("type")
@@ -1978,21 +2058,13 @@ def apply(state: GameState, action: dict, rng=None, events: bool = True) -> tupl
     if state.players[p].bankrupt:
         raise IllegalAction(f"{state.players[p].name} is out of the game")
     # One Ctx (and one generator over the state) per state, reused by every call: building
-    # them afresh cost about a tenth of an average action. Rules and board are read again as
-    # a caller may swap the rule set between actions.
+    # them afresh cost about a tenth of an average action. Rules and board are read again (in
+    # apply) as a caller may swap the rule set between actions.
     try:
         ctx = state._ctx
     except AttributeError:
         ctx = state._ctx = Ctx(state, None, None)
-    ctx.rng = rng if rng is not None else ctx.own_rng
-    ctx.events = [] if events else None
-    ctx.rules = state.rules
-    ctx.board = state.board
-    handler(ctx, p, action)
-    if state.stack:
-        _run(ctx)
-    state.seq += 1
-    return state, ctx.events if events else []
+    return handler, p, ctx
 
 
 def legal_actions(state: GameState, p: int) -> list[dict]:

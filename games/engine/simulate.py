@@ -80,6 +80,7 @@ def play_game(
     turn = state.turn
     round_ = state.round
     log: list[dict] = []
+    choose = [bot.choose for bot in bots]  # (bound once, not looked up on every action)
     while not state.over:
         if actions >= max_actions:
             raise SimulationError(
@@ -91,7 +92,7 @@ def play_game(
         else:
             who = waiting_on(state)
             seat = who[0] if len(who) == 1 else who[rng.randrange(len(who))]
-        action = bots[seat].choose(state, seat, rng)
+        action = choose[seat](state, seat, rng)
         try:
             apply(state, action, None, events)  # (positional: a keyword call costs more)
         except IllegalAction as e:
