@@ -9,7 +9,21 @@ from .ruleset import OPTION_KEYS, PRESET_NAMES, PRESETS, RuleSet
 from .state import GameState
 
 __all__ = [
-    "ACTION_TYPES", "EngineError", "GameState", "IllegalAction", "InvalidRules", "OPTION_KEYS",
-    "PRESETS", "PRESET_NAMES", "RandomnessExhausted", "RuleSet", "apply", "legal_actions",
-    "liquidation_value", "net_worth", "new_game", "set_clock", "waiting_on",
+    "ACTION_TYPES",
+    "OPTION_KEYS",
+    "PRESETS",
+    "PRESET_NAMES",
+    "EngineError",
+    "GameState",
+    "IllegalAction",
+    "InvalidRules",
+    "RandomnessExhausted",
+    "RuleSet",
+    "apply",
+    "legal_actions",
+    "liquidation_value",
+    "net_worth",
+    "new_game",
+    "set_clock",
+    "waiting_on",
 ]

@@ -7,7 +7,7 @@ the names of squares.
 from __future__ import annotations
 
 import json
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 DATA = Path(__file__).parent / "data"
@@ -71,7 +71,7 @@ class Board:
         return self.squares[index].name
 
 
-@lru_cache(maxsize=None)
+@cache
 def load_board(name: str) -> Board:
     if name not in BOARD_NAMES:
         raise ValueError(f"unknown board {name!r}")

@@ -935,10 +935,12 @@ class StrategyBot:
             return {"type": "pass", "player": p}
         sq = f["sq"]
         reserve = self.reserve(st, p)
-        if f["what"] == "building":
-            limit = st.board[sq].build_cost * 3 // 2
-        else:
-            limit = int(self.deed_value(st, p, sq))
+        # Up to half as much again as a building costs; a deed's worth to the bot.
+        limit = (
+            st.board[sq].build_cost * 3 // 2
+            if f["what"] == "building"
+            else int(self.deed_value(st, p, sq))
+        )
         limit = min(limit, cash - reserve // 2)
         if low > limit:
             return {"type": "pass", "player": p}

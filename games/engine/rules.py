@@ -539,9 +539,8 @@ def _land(ctx: Ctx, p: int, mode: str | None) -> None:
             st.free_parking = 0
             pl.cash += amount
             ctx.ev("free_parking", p=p, amount=amount)
-    elif kind == "casino":
-        if ctx.rules.casino:
-            st.stack.append({"k": "casino", "p": p})
+    elif kind == "casino" and ctx.rules.casino:
+        st.stack.append({"k": "casino", "p": p})
 
 
 def _send_to_jail(ctx: Ctx, p: int) -> None:
@@ -885,7 +884,7 @@ def _auction_over(f: dict) -> bool:
         return False
     passed = f["passed"]
     leader = f["leader"]  # -1 (no bid yet) is never a bidder
-    for b in f["bidders"]:
+    for b in f["bidders"]:  # noqa: SIM110 (a loop: cheaper than all() over a generator)
         if b != leader and b not in passed:
             return False
     return True
@@ -1520,7 +1519,7 @@ def _trade_frame(st: GameState, a: dict) -> tuple[dict, dict]:
 
 def _act_accept(ctx: Ctx, p: int, a: dict) -> None:
     st = ctx.state
-    top, t = _trade_frame(st, a)
+    _top, t = _trade_frame(st, a)
     if t["to"] != p:
         raise IllegalAction("only the player the offer is made to may accept it")
     err = _trade_error(st, t)  # RULES.md 9: checked again when accepted
@@ -1548,7 +1547,7 @@ def _act_accept(ctx: Ctx, p: int, a: dict) -> None:
 
 def _act_reject(ctx: Ctx, p: int, a: dict) -> None:
     st = ctx.state
-    top, t = _trade_frame(st, a)
+    _top, t = _trade_frame(st, a)
     if t["to"] != p:
         raise IllegalAction("only the player the offer is made to may reject it")
     st.stack.pop()
@@ -1558,7 +1557,7 @@ def _act_reject(ctx: Ctx, p: int, a: dict) -> None:
 
 def _act_cancel(ctx: Ctx, p: int, a: dict) -> None:
     st = ctx.state
-    top, t = _trade_frame(st, a)
+    _top, t = _trade_frame(st, a)
     if t["from"] != p:
         raise IllegalAction("only the proposer may cancel an offer")
     st.stack.pop()
@@ -1739,10 +1738,7 @@ def _act_income_tax(ctx: Ctx, p: int, a: dict) -> None:
 
 
 def _pay_income_tax(ctx: Ctx, p: int, choice: str) -> None:
-    if choice == "flat":
-        amount = ctx.rules.income_tax
-    else:
-        amount = _ceil_div(tax_worth(ctx.state, p), 10)
+    amount = ctx.rules.income_tax if choice == "flat" else _ceil_div(tax_worth(ctx.state, p), 10)
     ctx.ev("income_tax", p=p, choice=choice, amount=amount)
     _charge(ctx, p, BANK, amount, "tax", pot=True)
 

@@ -177,7 +177,7 @@ class RuleSet:
     bank_bankruptcy: str
 
     @classmethod
-    def build(cls, preset: str = "classic", overrides: dict[str, Any] | None = None) -> "RuleSet":
+    def build(cls, preset: str = "classic", overrides: dict[str, Any] | None = None) -> RuleSet:
         """The preset with the host's overrides; unknown keys and bad values are refused."""
         if preset not in PRESETS:
             raise InvalidRules(f"unknown preset {preset!r}; expected one of {', '.join(PRESET_NAMES)}")
@@ -218,10 +218,10 @@ class RuleSet:
         return {"preset": self.preset, "options": self.overrides()}
 
     @classmethod
-    def from_json(cls, data: dict[str, Any]) -> "RuleSet":
+    def from_json(cls, data: dict[str, Any]) -> RuleSet:
         return cls.build(data["preset"], data.get("options") or {})
 
-    def with_options(self, **changes: Any) -> "RuleSet":
+    def with_options(self, **changes: Any) -> RuleSet:
         merged = self.overrides()
         merged.update(changes)
         return RuleSet.build(self.preset, merged)
@@ -241,4 +241,4 @@ def option_spec(key: str) -> tuple[str, Any]:
     return _SPEC[key]
 
 
-__all__ = ["RuleSet", "PRESETS", "PRESET_NAMES", "OPTION_KEYS", "option_spec", "replace"]
+__all__ = ["OPTION_KEYS", "PRESETS", "PRESET_NAMES", "RuleSet", "option_spec", "replace"]

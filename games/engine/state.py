@@ -36,7 +36,7 @@ class Player:
                 "bankrupt": self.bankrupt, "missed": self.missed, "team": self.team}
 
     @classmethod
-    def from_json(cls, d: dict[str, Any]) -> "Player":
+    def from_json(cls, d: dict[str, Any]) -> Player:
         p = cls(d["name"], d["cash"], d.get("team"))
         p.pos = d["pos"]
         p.in_jail = d["in_jail"]
@@ -147,7 +147,7 @@ class GameState:
         }
 
     @classmethod
-    def from_json(cls, d: dict[str, Any]) -> "GameState":
+    def from_json(cls, d: dict[str, Any]) -> GameState:
         s = cls.__new__(cls)
         s.rules = RuleSet.from_json(d["rules"])
         s.board = load_board(s.rules.board)
@@ -171,7 +171,7 @@ class GameState:
         s.last_dice = list(d["last_dice"])
         return s
 
-    def copy(self) -> "GameState":
+    def copy(self) -> GameState:
         return GameState.from_json(self.to_json())
 
 
