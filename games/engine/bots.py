@@ -80,7 +80,7 @@ class BoardInfo:
         self.premium = {g: 1.6 + q / mean for g, q in quality.items()}
         self.build_rank = sorted(self.street_groups, key=lambda g: -quality[g])
         # What holding ``held`` deeds of a group is worth to its holder, per dollar of their
-        # prices, by ``held`` (``StrategyBot.group_value``): a whole street group its premium,
+        # prices, by ``held`` (``StrategyBot.holding_value``): a whole street group its premium,
         # part of one a little more per deed; railroads and utilities more the more are held.
         self.value_factor = {}
         for g, sqs in board.groups.items():
@@ -648,22 +648,10 @@ class StrategyBot:
         self._reserves[p] = (st.turn, list(st.owner), value)
         return value
 
-    def holdings(self, st: GameState, p: int) -> tuple[list[str], list[tuple[int, list[int]]]]:
-        """p's whole street groups (best first) and the groups a trade could complete (see
-        ``Ownership``). The lists are shared: read them, never change them."""
-        view = ownership(st)
-        return view.full[p], view.wanted[p]
-
-    def group_value(
-        self, st: GameState, info: BoardInfo, g: str, held: int, size: int, price: int
-    ) -> float:
-        """What holding ``held`` of the ``size`` deeds of group g (worth ``price`` at print) is
-        worth to its holder (the factors: ``BoardInfo.value_factor``)."""
-        return price * info.value_factor[g][held]
-
     def holding_value(self, st: GameState, p: int, owner: list[int], groups) -> float:
-        """p's deeds in ``groups`` under the ownership ``owner``, minus what lifting its
-        mortgages would cost."""
+        """p's deeds in ``groups`` under the ownership ``owner`` (their prices times the
+        group's factor for as many as p holds, ``BoardInfo.value_factor``), minus what lifting
+        its mortgages would cost."""
         info = board_info(st.board.name)
         price = st.board.price
         mortgaged = st.mortgaged
@@ -678,7 +666,7 @@ class StrategyBot:
                     held += 1
                     worth += price[x]
             if held:
-                total += worth * value_factor[g][held]  # (group_value inlined)
+                total += worth * value_factor[g][held]
                 for x in sqs:
                     if owner[x] == p and mortgaged[x]:
                         total -= costs[x]
@@ -712,7 +700,6 @@ class StrategyBot:
                 if x != sq and owner[x] == q:
                     held += 1
                     worth += price[x]
-            # (group_value inlined)
             return (worth + price[sq]) * factor[held + 1] - worth * factor[held] - lift
 
         block = 0.0
