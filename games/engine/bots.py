@@ -118,27 +118,31 @@ class BoardInfo:
         self.multipliers = tuple(board[sq].multipliers for sq in range(40))
         self.build_cost = tuple(board[sq].build_cost for sq in range(40))
         # For the table of the highest rent by owner (``RentTable``), every deed group as
-        # (streets?, squares, rent tables): a street's rents by level (unimproved doubled, as
-        # the whole group asks), another deed's rents by how many of the group its owner holds
-        # (utilities at a roll of 7); and each square's group in that list (-1: none).
+        # (streets?, getter of its squares' entries, (square, rent table) pairs): a street's
+        # rents by level (unimproved doubled, as the whole group asks), another deed's rents by
+        # how many of the group its owner holds (utilities at a roll of 7); and each square's
+        # group in that list (-1: none).
         self.rent_groups = tuple(
             (
                 kind == "street",
-                sqs,
+                itemgetter(*sqs) if len(sqs) > 1 else _one(sqs[0]),
                 tuple(
-                    (2 * self.rents[x][0], *self.rents[x][1:])
-                    if kind == "street"
-                    else self.rents[x]
-                    if kind == "railroad"
-                    else tuple(7 * m for m in self.multipliers[x])
+                    (
+                        x,
+                        (2 * self.rents[x][0], *self.rents[x][1:])
+                        if kind == "street"
+                        else self.rents[x]
+                        if kind == "railroad"
+                        else tuple(7 * m for m in self.multipliers[x]),
+                    )
                     for x in sqs
                 ),
             )
             for kind, sqs in self.kinded
         )
         index = [-1] * 40
-        for gi, (_, sqs, _) in enumerate(self.rent_groups):
-            for x in sqs:
+        for gi, (_, _, pairs) in enumerate(self.rent_groups):
+            for x, _ in pairs:
                 index[x] = gi
         self.rent_group_index = tuple(index)
         # What lifting each deed's mortgage costs under either rule (``unmortgage_cost``,
@@ -360,20 +364,15 @@ def _group_rents(
 ) -> list[tuple[int, int]]:
     """The highest rent each owner's deeds of one group may ask, as [(owner, rent), ...]: the
     rules of ``rent_of`` inlined (utilities at a roll of 7)."""
-    street, sqs, tables = rent_group
+    street, get, pairs = rent_group
+    held = get(owner)  # (the holders as a tuple, counted with tuple.count)
     out = []
     if street:
-        o = owner[sqs[0]]
-        whole = o >= 0
-        if whole:
-            for x in sqs:  # (a loop: cheaper than all() over a generator for 2-4 squares)
-                if owner[x] != o:
-                    whole = False
-                    break
-        if whole:
+        o = held[0]
+        if o >= 0 and held.count(o) == len(held):
             # The whole group: rents by level, doubled on deeds without buildings.
             top = 0
-            for x, table in zip(sqs, tables, strict=True):
+            for x, table in pairs:
                 if not mortgaged[x]:
                     r = table[level[x]]
                     if r > top:
@@ -381,13 +380,11 @@ def _group_rents(
             if top:
                 out.append((o, top))
             return out
-        for x, table in zip(sqs, tables, strict=True):
-            o = owner[x]
+        for (x, table), o in zip(pairs, held, strict=True):
             if o >= 0 and not mortgaged[x]:
                 out.append((o, table[0] // 2))
         return out
-    held = [owner[y] for y in sqs]
-    for x, table, o in zip(sqs, tables, held, strict=True):
+    for (x, table), o in zip(pairs, held, strict=True):
         if o >= 0 and not mortgaged[x]:
             out.append((o, table[held.count(o) - 1]))
     return out
@@ -420,8 +417,8 @@ class RentTable:
     def update(self, st: GameState) -> None:
         info = self.info
         owner, level, mortgaged = st.owner, st.level, st.mortgaged
-        changed: list[int] = []
         # The squares that changed, found by C-level iterators (usually one or two).
+        changed: list[int] = []
         if self.owner != owner:
             changed += compress(_SQUARES, map(ne, self.owner, owner))
             self.owner = list(owner)
@@ -431,25 +428,35 @@ class RentTable:
         if self.mortgaged != mortgaged:
             changed += compress(_SQUARES, map(ne, self.mortgaged, mortgaged))
             self.mortgaged = list(mortgaged)
+        if len(changed) > 12:  # a new game on the same board, say: every group afresh
+            self.by_group = [_group_rents(g, owner, level, mortgaged) for g in info.rent_groups]
+            self.best = self._combine(len(self.best))
+            return
+        index = info.rent_group_index
+        # (one changed square, the common case, without building a set)
+        groups = (index[changed[0]],) if len(changed) == 1 else {index[sq] for sq in changed}
         by_group, best = self.by_group, self.best
-        again = False  # whether a rent may have gone down: then every group counts again
-        for gi in set(map(info.rent_group_index.__getitem__, changed)):
+        lowered = False  # whether some seat's highest rent may have gone down
+        for gi in groups:
             if gi < 0:
                 continue
             before = by_group[gi]
             after = by_group[gi] = _group_rents(info.rent_groups[gi], owner, level, mortgaged)
-            if before and not (
-                len(before) == len(after) == 1
-                and before[0][0] == after[0][0]
-                and after[0][1] >= before[0][1]
-            ):
-                again = True
-            elif not again:
-                # Only higher (a building more on a whole group, say): the maxima can only rise.
-                for o, r in after:
-                    if r > best[o]:
-                        best[o] = r
-        if again:
+            if before == after:
+                continue
+            # A seat whose highest rent came from this group and is not matched now is counted
+            # again (best only rises in this loop, so such a seat is never missed).
+            for o, r in before:
+                if r == best[o]:
+                    for a, s in after:
+                        if a == o and s >= r:
+                            break
+                    else:
+                        lowered = True
+            for o, r in after:
+                if r > best[o]:
+                    best[o] = r
+        if lowered:
             self.best = self._combine(len(best))
 
 
