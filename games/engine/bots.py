@@ -655,29 +655,64 @@ class StrategyBot:
         self._reserves[p] = (st.turn, list(st.owner), value)
         return value
 
-    def holding_value(self, st: GameState, p: int, owner: list[int], groups) -> float:
-        """p's deeds in ``groups`` under the ownership ``owner`` (their prices times the
-        group's factor for as many as p holds, ``BoardInfo.value_factor``), minus what lifting
-        its mortgages would cost."""
+    def holding_values(
+        self, st: GameState, p: int, q: int, after: list[int], groups
+    ) -> tuple[float, float, float, float]:
+        """What p's and q's deeds in ``groups`` are worth to them under the owners ``after``
+        and now, as (p after, p now, q after, q now): each the deeds' prices times the group's
+        factor for as many as the seat holds (``BoardInfo.value_factor``), minus what lifting
+        its mortgages would cost. (The four in one pass over the squares.)"""
         info = board_info(st.board.name)
         price = st.board.price
-        mortgaged = st.mortgaged
+        owner, mortgaged = st.owner, st.mortgaged
         costs = info.lift_costs(st)
         groups_of, value_factor = info.groups, info.value_factor
-        total = 0.0
+        pa = pn = qa = qn = 0.0
         for g in groups:
             sqs = groups_of[g]
-            held = worth = 0
-            for x in sqs:  # (a loop: cheaper than a list and sum() for 2-4 squares)
-                if owner[x] == p:
-                    held += 1
-                    worth += price[x]
-            if held:
-                total += worth * value_factor[g][held]
+            held_pa = held_pn = held_qa = held_qn = 0
+            worth_pa = worth_pn = worth_qa = worth_qn = 0
+            pledged = False
+            for x in sqs:  # (plain loops: cheaper than lists and sum() for 2-4 squares)
+                o, cost = after[x], price[x]
+                if o == p:
+                    held_pa += 1
+                    worth_pa += cost
+                elif o == q:
+                    held_qa += 1
+                    worth_qa += cost
+                o = owner[x]
+                if o == p:
+                    held_pn += 1
+                    worth_pn += cost
+                elif o == q:
+                    held_qn += 1
+                    worth_qn += cost
+                if mortgaged[x]:
+                    pledged = True
+            factor = value_factor[g]
+            if held_pa:
+                pa += worth_pa * factor[held_pa]
+            if held_pn:
+                pn += worth_pn * factor[held_pn]
+            if held_qa:
+                qa += worth_qa * factor[held_qa]
+            if held_qn:
+                qn += worth_qn * factor[held_qn]
+            if pledged:
                 for x in sqs:
-                    if owner[x] == p and mortgaged[x]:
-                        total -= costs[x]
-        return total
+                    if mortgaged[x]:
+                        o = after[x]
+                        if o == p:
+                            pa -= costs[x]
+                        elif o == q:
+                            qa -= costs[x]
+                        o = owner[x]
+                        if o == p:
+                            pn -= costs[x]
+                        elif o == q:
+                            qn -= costs[x]
+        return pa, pn, qa, qn
 
     def deed_value(self, st: GameState, p: int, sq: int) -> float:
         """What gaining deed sq is worth to p: its value in p's hands, plus half of what it
@@ -1080,12 +1115,7 @@ class StrategyBot:
             for sq in theirs:
                 after[sq] = p
                 groups.add(info.group_name[sq])
-            worth = (
-                self.holding_value(st, p, after, groups),
-                self.holding_value(st, p, st.owner, groups),
-                self.holding_value(st, partner, after, groups),
-                self.holding_value(st, partner, st.owner, groups),
-            )
+            worth = self.holding_values(st, p, partner, after, groups)
             if memo is not None:
                 memo[key] = worth
                 # The same trade seen from the partner's side: the same four values, swapped.
