@@ -306,7 +306,9 @@ def _tradeable(st: GameState, p: int, own: list[int] | None = None) -> list[int]
     return out
 
 
-def _raise_options(st: GameState, p: int) -> tuple[list[int], list[int], list[int]]:
+def _raise_options(
+    st: GameState, p: int, view: Ownership
+) -> tuple[list[int], list[int], list[int]]:
     """The squares of the sales, whole-group sales and mortgages ``legal_actions`` lists for p
     (its free actions around p's own debt), found with the engine's own checks square by
     square: much cheaper than the full list, and the debt decision needs nothing else."""
@@ -319,7 +321,7 @@ def _raise_options(st: GameState, p: int) -> tuple[list[int], list[int], list[in
     group_of = st.board.group_of
     level, mortgaged = st.level, st.mortgaged
     seen = set()
-    for sq in ownership(st).own_of(p):
+    for sq in view.own_of(p):
         if level[sq]:
             if _sell_error(st, p, sq) is None:
                 sells.append(sq)
@@ -714,12 +716,14 @@ class StrategyBot:
                             qn -= costs[x]
         return pa, pn, qa, qn
 
-    def deed_value(self, st: GameState, p: int, sq: int) -> float:
+    def deed_value(self, st: GameState, p: int, sq: int, view: Ownership | None = None) -> float:
         """What gaining deed sq is worth to p: its value in p's hands, plus half of what it
         would be worth to an opponent who needs it to complete a group (blocking). It depends
         on the deeds' owners and on whether sq is mortgaged alone, so it is remembered with
-        the ownership view (auctions ask again at every bid, debts for every deed)."""
-        view = ownership(st)
+        the ownership view (auctions ask again at every bid, debts for every deed); a caller
+        that asks about several deeds passes ``ownership(st)`` as ``view``."""
+        if view is None:
+            view = ownership(st)
         key = (p, sq, st.mortgaged[sq])
         value = view.values.get(key)
         if value is None:
@@ -987,11 +991,12 @@ class StrategyBot:
         if f["p"] != p:
             return next(a for a in legal_actions(st, p) if a["type"] != "surrender")
         info = board_info(st.board.name)
-        sells, sell_alls, mortgages = _raise_options(st, p)
+        view = ownership(st)  # (asked once: every deed below is valued under it)
+        sells, sell_alls, mortgages = _raise_options(st, p, view)
         rank, group_name = info.rank, info.group_name
 
         def cheap_mortgage(options: list[int]) -> dict:
-            sq = min(options, key=lambda x: (self.deed_value(st, p, x), x))
+            sq = min(options, key=lambda x: (self.deed_value(st, p, x, view), x))
             return {"type": "mortgage", "player": p, "square": sq}
 
         def weakest_sell(options: list[int], kind: str = "sell") -> dict:
@@ -1002,7 +1007,7 @@ class StrategyBot:
             return weakest_sell(sells)
         if mortgages:
             # Deeds outside whole street groups earn little: mortgaged first.
-            full = ownership(st).full[p]
+            full = view.full[p]
             idle = [x for x in mortgages if group_name[x] not in full]
             if idle:
                 return cheap_mortgage(idle)
@@ -1224,6 +1229,7 @@ class StrategyBot:
         groups = set(map(info.group_name.__getitem__, wanted))
         price = sum(map(st.board.price.__getitem__, wanted))
         owner = st.owner
+        view = ownership(st)
 
         def sweeteners():
             """Nothing, then deeds of groups q already holds a part of, those q values most
@@ -1235,7 +1241,7 @@ class StrategyBot:
                     for x in tradeable
                     if info.group_name[x] not in groups and q in info.group_get[x](owner)
                 ),
-                key=lambda x: (-self.deed_value(st, q, x), x),
+                key=lambda x: (-self.deed_value(st, q, x, view), x),
             )[:3]
 
         margin = st.rules.start_cash // 100
