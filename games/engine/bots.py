@@ -416,7 +416,17 @@ class RentTable:
                     best[o] = r
         return best
 
-    def update(self, st: GameState) -> None:
+    def updated(self, st: GameState) -> RentTable:
+        """The table for st, from this one: a new object, as another thread may be reading
+        this one (``_owner_rents`` swaps the shared reference, which is atomic)."""
+        new = RentTable.__new__(RentTable)
+        new.info, new.board = self.info, self.board
+        new.owner, new.level, new.mortgaged = self.owner, self.level, self.mortgaged
+        new.by_group, new.best = list(self.by_group), list(self.best)
+        new._update(st)
+        return new
+
+    def _update(self, st: GameState) -> None:
         info = self.info
         owner, level, mortgaged = st.owner, st.level, st.mortgaged
         # The squares that changed, found by C-level iterators (usually one or two).
@@ -465,7 +475,8 @@ class RentTable:
 # The rents table of the last board a strategy bot looked at. Every bot of a game asks about the
 # same board, and each seat's worst rent is the highest rent of the other owners' deeds, so one
 # table serves all seats (rather than one pass per seat). A pure function of the board, so
-# sharing it between bots and games changes nothing they decide.
+# sharing it between bots and games changes nothing they decide; a table is never changed once
+# shared, so threads running bots of different games at once each read a whole one.
 _rent_table: RentTable | None = None
 
 
@@ -476,7 +487,7 @@ def _owner_rents(st: GameState) -> list[int]:
     if table is None or table.board is not st.board or len(table.best) != len(st.players):
         table = _rent_table = RentTable(st)
     elif table.owner != st.owner or table.level != st.level or table.mortgaged != st.mortgaged:
-        table.update(st)
+        table = _rent_table = table.updated(st)
     return table.best
 
 
