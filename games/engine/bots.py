@@ -75,7 +75,6 @@ class BoardInfo:
             cost = sum(board.price[x] + 3 * board[x].build_cost for x in sqs)
             quality[g] = rent / cost
         mean = sum(quality.values()) / len(quality)
-        self.quality = quality
         # Owning a whole group is worth its price times this premium (about 2-3).
         self.premium = {g: 1.6 + q / mean for g, q in quality.items()}
         self.build_rank = sorted(self.street_groups, key=lambda g: -quality[g])
@@ -101,19 +100,14 @@ class BoardInfo:
         self.build_order = {}
         for g, sqs in self.street_groups.items():
             order = tuple(sorted(sqs, key=lambda x: (-board.price[x], sqs.index(x))))
-            self.build_order[g] = (order, itemgetter(*order) if len(order) > 1 else _one(order[0]))
+            self.build_order[g] = (order, _getter(order))
         # Hot-path tables: street groups best first, every deed group with its kind, and each
         # square's rents and dice multipliers.
         self.ranked = tuple((g, self.street_groups[g]) for g in self.build_rank)
         self.kinded = tuple((board.kind[sqs[0]], sqs) for sqs in board.groups.values())
-        self.deeds = board.deeds
         self.deed_owners = itemgetter(*board.deeds)  # a per-square list's entries of the deeds
         # For each deed, a getter of its group's entries in a per-square list (a tuple).
-        self.group_get = tuple(
-            (itemgetter(*sqs) if len(sqs) > 1 else _one(sqs[0])) if sqs else None
-            for sqs in board.group_of
-        )
-        self.group_of = board.group_of
+        self.group_get = tuple(_getter(sqs) if sqs else None for sqs in board.group_of)
         self.rents = tuple(board[sq].rents for sq in range(40))
         self.multipliers = tuple(board[sq].multipliers for sq in range(40))
         self.build_cost = tuple(board[sq].build_cost for sq in range(40))
@@ -125,7 +119,7 @@ class BoardInfo:
         self.rent_groups = tuple(
             (
                 kind == "street",
-                itemgetter(*sqs) if len(sqs) > 1 else _one(sqs[0]),
+                _getter(sqs),
                 tuple(
                     (
                         x,
@@ -157,8 +151,12 @@ class BoardInfo:
         return self.lift_plus_10 if st.rules.unmortgage == "mortgage_plus_10" else self.lift_60
 
 
-def _one(sq: int) -> Callable[[list], tuple]:
-    """``itemgetter`` for one square, returning a 1-tuple like the getters of several."""
+def _getter(squares: tuple[int, ...] | list[int]) -> Callable[[list], tuple]:
+    """A per-square list's entries at ``squares``, as a tuple, at C speed (``itemgetter``; for
+    one square a 1-tuple too, where ``itemgetter`` would give the entry alone)."""
+    if len(squares) > 1:
+        return itemgetter(*squares)
+    sq = squares[0]
     return lambda values: (values[sq],)
 
 
@@ -637,14 +635,6 @@ class StrategyBot:
         return next((a for a in acts if a["type"] != "surrender"), acts[-1])
 
     # -- valuation -----------------------------------------------------------------------------
-    def _opponents(self, st: GameState, p: int) -> list[int]:
-        team = st.players[p].team  # st.teammates inlined: this runs at every valuation
-        return [
-            q
-            for q, pl in enumerate(st.players)
-            if q != p and not pl.bankrupt and (team is None or pl.team != team)
-        ]
-
     def max_rent_against(self, st: GameState, p: int) -> int:
         """The highest rent p may owe on one landing now (utilities at a roll of 7): the
         highest rent any opponent's deed asks, from the board's table of rents by owner."""
@@ -763,7 +753,7 @@ class StrategyBot:
         holders = info.group_get[sq](owner)  # (counted with tuple.count, not a generator)
         players = st.players
         team = players[p].team
-        for q, pl in enumerate(players):  # (the opponents, without the list of _opponents)
+        for q, pl in enumerate(players):  # the opponents (a plain loop: no list on this hot path)
             if q == p or pl.bankrupt or (team is not None and pl.team == team):
                 continue
             if holders.count(q) == size - 1:
@@ -1142,7 +1132,7 @@ class StrategyBot:
             return me + them
         rivals = 0
         team = st.players[p].team
-        for q, pl in enumerate(st.players):  # (self._opponents counted, without the list)
+        for q, pl in enumerate(st.players):  # the opponents, counted
             if q != p and not pl.bankrupt and (team is None or pl.team != team):
                 rivals += 1
         rivals = max(1, rivals)
