@@ -395,16 +395,31 @@ class RentTable:
     time from the owners, buildings and mortgages it was last given: when they change, only
     the groups of the squares that changed are worked out again."""
 
-    __slots__ = ("best", "board", "by_group", "info", "level", "mortgaged", "owner")
+    __slots__ = ("best", "by_group", "first", "info", "level", "mortgaged", "owner", "players", "second", "top")
 
     def __init__(self, st: GameState):
         info = self.info = board_info(st.board.name)
-        self.board = st.board
+        self.players = st.players
         self.owner, self.level, self.mortgaged = list(st.owner), list(st.level), list(st.mortgaged)
         self.by_group = [
             _group_rents(g, st.owner, st.level, st.mortgaged) for g in info.rent_groups
         ]
         self.best = self._combine(len(st.players))
+        self._rank()
+
+    def _rank(self) -> None:
+        """The seat with the highest rent (the first of equals), that rent, and the highest
+        of every other seat: the worst rent a seat may face without teams is ``top``, or
+        ``second`` for the ``first`` seat itself (``StrategyBot.max_rent_against``)."""
+        best = self.best
+        top = max(best)
+        first = self.first = best.index(top)
+        self.top = top
+        second = 0
+        for o, r in enumerate(best):
+            if r > second and o != first:
+                second = r
+        self.second = second
 
     def _combine(self, n: int) -> list[int]:
         best = [0] * n
@@ -418,10 +433,11 @@ class RentTable:
         """The table for st, from this one: a new object, as another thread may be reading
         this one (``_owner_rents`` swaps the shared reference, which is atomic)."""
         new = RentTable.__new__(RentTable)
-        new.info, new.board = self.info, self.board
+        new.info, new.players = self.info, self.players
         new.owner, new.level, new.mortgaged = self.owner, self.level, self.mortgaged
         new.by_group, new.best = list(self.by_group), list(self.best)
         new._update(st)
+        new._rank()
         return new
 
     def _update(self, st: GameState) -> None:
@@ -478,15 +494,22 @@ class RentTable:
 _rent_table: RentTable | None = None
 
 
-def _owner_rents(st: GameState) -> list[int]:
-    """The highest rent each seat's deeds may ask on one landing now (see ``RentTable``)."""
+def _rent_table_of(st: GameState) -> RentTable:
+    """The table of the highest rent each seat's deeds may ask on one landing now (see
+    ``RentTable``): the shared one, brought up to date. The same list of players means the
+    same game (the table holds it, so it is not another list at the same address)."""
     global _rent_table
     table = _rent_table
-    if table is None or table.board is not st.board or len(table.best) != len(st.players):
+    if table is None or table.players is not st.players:
         table = _rent_table = RentTable(st)
     elif table.owner != st.owner or table.level != st.level or table.mortgaged != st.mortgaged:
         table = _rent_table = table.updated(st)
-    return table.best
+    return table
+
+
+def _owner_rents(st: GameState) -> list[int]:
+    """The highest rent each seat's deeds may ask on one landing now."""
+    return _rent_table_of(st).best
 
 
 class Ownership:
@@ -570,12 +593,9 @@ _ownership: Ownership | None = None
 def ownership(st: GameState) -> Ownership:
     global _ownership
     view = _ownership
-    if (
-        view is None
-        or view.board is not st.board
-        or view.owner != st.owner
-        or view.players is not st.players  # (a game's list of players: same game, same seats)
-    ):
+    # (The same list of players: the same game, so the same board and seats. The view holds
+    # the list, so it is not another list at the same address.)
+    if view is None or view.players is not st.players or view.owner != st.owner:
         view = _ownership = Ownership(st)
     return view
 
@@ -600,9 +620,10 @@ class StrategyBot:
     # -- entry point ---------------------------------------------------------------------------
     def choose(self, state: GameState, seat: int, rng) -> dict:
         st = state
-        top = st.stack[-1] if st.stack else None
-        if top is None:
+        stack = st.stack
+        if not stack:
             return self._own_turn(st, seat, rng)
+        top = stack[-1]
         k = top["k"]
         if k == "auction":
             return self._auction(st, seat, top)
@@ -638,12 +659,14 @@ class StrategyBot:
     def max_rent_against(self, st: GameState, p: int) -> int:
         """The highest rent p may owe on one landing now (utilities at a roll of 7): the
         highest rent any opponent's deed asks, from the board's table of rents by owner."""
-        best = _owner_rents(st)
+        table = _rent_table_of(st)
         players = st.players
         team = players[p].team
+        if team is None:
+            return table.second if p == table.first else table.top
         top = 0
-        for o, r in enumerate(best):
-            if r > top and o != p and (team is None or players[o].team != team):
+        for o, r in enumerate(table.best):
+            if r > top and o != p and players[o].team != team:
                 top = r
         return top
 
@@ -764,23 +787,26 @@ class StrategyBot:
     def _own_turn(self, st: GameState, p: int, rng) -> dict:
         if p != st.current:
             return next(a for a in legal_actions(st, p) if a["type"] != "surrender")
-        pl = st.players[p]
-        if st.phase == "roll" and pl.in_jail and not st.turn["rolled"]:
-            choice = self._jail(st, p)
-            if choice is not None:
-                return choice
         # Building and lifting mortgages are weighed once a turn: after the move, with the
         # turn's income in hand and before the opponents roll, or before the roll where the
         # rule set allows building only then (RULES.md 1, ``build_before_roll``).
-        if st.phase == ("roll" if st.rules.build_before_roll else "end_turn"):
-            action = self._improve(st, p, True)
-            if action is not None:
-                return action
         if st.phase == "roll":
+            if st.players[p].in_jail and not st.turn["rolled"]:
+                choice = self._jail(st, p)
+                if choice is not None:
+                    return choice
+            if st.rules.build_before_roll:
+                action = self._improve(st, p, True)
+                if action is not None:
+                    return action
             offer = self._propose(st, p)
             if offer is not None:
                 return offer
             return {"type": "roll", "player": p}
+        if not st.rules.build_before_roll:
+            action = self._improve(st, p, True)
+            if action is not None:
+                return action
         return {"type": "end_turn", "player": p}
 
     def _jail(self, st: GameState, p: int) -> dict | None:

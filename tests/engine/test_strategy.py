@@ -155,27 +155,37 @@ def test_strategy_sells_a_weak_house_when_the_bank_has_none_left_and_it_is_rich(
 def test_the_shared_tables_follow_the_board_through_whole_games():
     # The strategy bot's rents table is updated a group at a time and its ownership view is
     # shared by every seat: after every action both must equal what the rules say afresh.
-    from games.engine.bots import _owner_rents, make_bot, ownership
+    from games.engine.bots import StrategyBot, _owner_rents, make_bot, ownership
     from games.engine.rules import rent_of
     from games.engine.ruleset import RuleSet
     from games.engine.simulate import play_game
 
+    fresh = StrategyBot()
+
     def check(st, action):
         best = _owner_rents(st)
+        rents_of = []
         for o in range(len(st.players)):
             rents = [
                 rent_of(st, sq, 7)
                 for sq in st.board.deeds
                 if st.owner[sq] == o and not st.mortgaged[sq]
             ]
-            assert best[o] == max(rents, default=0), (o, action)
+            rents_of.append(max(rents, default=0))
+            assert best[o] == rents_of[o], (o, action)
+        # The worst rent each seat may face: the highest of its opponents' (not teammates').
+        for p in range(len(st.players)):
+            worst = max(
+                (r for o, r in enumerate(rents_of) if o != p and not st.teammates(p, o)), default=0
+            )
+            assert fresh.max_rent_against(st, p) == worst, (p, action)
         view = ownership(st)
         for o in range(len(st.players)):
             assert view.own_of(o) == [sq for sq in st.board.deeds if st.owner[sq] == o]
             for g in view.full[o]:
                 assert all(st.owner[x] == o for x in st.board.groups[g])
 
-    for preset, seed in (("classic", 11), ("world-classic", 12)):
+    for preset, seed in (("classic", 11), ("world-classic", 12), ("world-teams", 13)):
         bots = [make_bot("strategy"), make_bot("random"), make_bot("strategy"), make_bot("random")]
         play_game(RuleSet.build(preset), bots, seed, on_action=check)
 
