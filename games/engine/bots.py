@@ -412,14 +412,10 @@ class RentTable:
         of every other seat: the worst rent a seat may face without teams is ``top``, or
         ``second`` for the ``first`` seat itself (``StrategyBot.max_rent_against``)."""
         best = self.best
-        top = max(best)
-        first = self.first = best.index(top)
-        self.top = top
-        second = 0
-        for o, r in enumerate(best):
-            if r > second and o != first:
-                second = r
-        self.second = second
+        ranked = sorted(best)  # (C-level: the top two values; equal tops make second = top)
+        top = self.top = ranked[-1]
+        self.first = best.index(top)
+        self.second = ranked[-2] if len(ranked) > 1 else 0
 
     def _combine(self, n: int) -> list[int]:
         best = [0] * n
@@ -517,10 +513,10 @@ class Ownership:
     street groups (best first) and the groups a trade could complete, as (holder, missing):
     those where it holds at least half and one other player all the rest."""
 
-    __slots__ = ("board", "full", "own", "owner", "players", "unowned", "values", "wanted")
+    __slots__ = ("board", "full", "info", "own", "owner", "players", "unowned", "values", "wanted")
 
     def __init__(self, st: GameState):
-        info = board_info(st.board.name)
+        info = self.info = board_info(st.board.name)
         owner = st.owner
         n = len(st.players)
         self.board = st.board
@@ -796,7 +792,7 @@ class StrategyBot:
                 if choice is not None:
                     return choice
             if st.rules.build_before_roll:
-                action = self._improve(st, p, True)
+                action = self._improve(st, p)
                 if action is not None:
                     return action
             offer = self._propose(st, p)
@@ -804,7 +800,7 @@ class StrategyBot:
                 return offer
             return {"type": "roll", "player": p}
         if not st.rules.build_before_roll:
-            action = self._improve(st, p, True)
+            action = self._improve(st, p)
             if action is not None:
                 return action
         return {"type": "end_turn", "player": p}
@@ -825,37 +821,37 @@ class StrategyBot:
             return {"type": "pay_fine", "player": p}
         return None
 
-    def _improve(self, st: GameState, p: int, build: bool) -> dict | None:
+    def _improve(self, st: GameState, p: int) -> dict | None:
         """Unmortgage when rich, build on the best groups. This runs at every roll or end of
         turn, so the choice is made from the state and the engine's checks confirm it. (Finding
         nothing to do is not remembered: checking such a memo costs about what it saves.)"""
-        mortgaged = st.mortgaged
-        full = ownership(st).full[p]
-        info = board_info(st.board.name)
+        view = ownership(st)
+        full = view.full[p]
+        info = view.info
         cash = st.players[p].cash
         # What the bot might do given its cash alone (the reserve, dearer to work out, only
         # when there is something): the mortgages of p it could pay off, p's among the few
         # mortgaged squares (C-level compress; a plain loop, cheaper than a comprehension).
-        costs = info.lift_costs(st)
         lift = []
-        mortgages = False
-        if mortgaged != _UNMORTGAGED:
+        if st.mortgaged != _UNMORTGAGED:
             owner = st.owner
-            for sq in compress(_SQUARES, mortgaged):
+            costs = info.lift_costs(st)
+            mortgages = False
+            for sq in compress(_SQUARES, st.mortgaged):
                 if owner[sq] == p:
                     mortgages = True
                     if costs[sq] < cash:
                         lift.append(sq)
-        if not mortgages and not (build and full):
-            return None  # nothing to lift or build on, whatever the cash
+            if not mortgages and not full:
+                return None  # nothing to lift or build on, whatever the cash
+        elif not full:
+            return None
         # Being rich (below) needs more than the start cash; so does making room by selling
         # houses when the bank has none left.
         maybe_rich = cash > st.rules.start_cash
         first = None  # the build choice with all the cash, reused below when it still holds
         if not lift:
-            if not (build and full):
-                return None
-            first = self._build_choice(st, p, full, cash, maybe_rich)
+            first = self._build_choice(st, info, full, cash, maybe_rich)
             if first is None and not (maybe_rich and st.bank_houses == 0):
                 return None
         reserve = self.reserve(st, p)
@@ -875,7 +871,7 @@ class StrategyBot:
                 action = _confirm(st, p, "unmortgage", best[2])
                 if action is not None:
                     return action
-        if not (build and full):
+        if not full:
             return None
         rich = cash > 2 * reserve + st.rules.start_cash
         if first is not None and rich == maybe_rich and info.build_cost[first] <= cash - reserve:
@@ -885,7 +881,7 @@ class StrategyBot:
             # Nothing with all the cash and (if rich) rich: nothing with less either.
             sq = None
         else:
-            sq = self._build_choice(st, p, full, cash - reserve, rich)
+            sq = self._build_choice(st, info, full, cash - reserve, rich)
         if sq is not None:
             return _confirm(st, p, "build", sq)
         if rich and st.bank_houses == 0:
@@ -893,21 +889,23 @@ class StrategyBot:
         return None
 
     def _build_choice(
-        self, st: GameState, p: int, full: list[str], spendable: int, rich: bool
+        self, st: GameState, info: BoardInfo, full: list[str], spendable: int, rich: bool
     ) -> int | None:
         """The deed to build on next: the lowest of the best group that may still grow (up to
         ``build_target`` unless rich; the dearer deed first), with the cost within ``spendable``
         and a building in the bank. The engine's own checks (even building, builds per turn)
         are mirrored here, and ``_confirm`` has the last word."""
-        info = board_info(st.board.name)
         level, mortgaged = st.level, st.mortgaged
+        pledged = mortgaged != _UNMORTGAGED  # (else no group has a mortgage to skip it for)
         rules = st.rules
         hbh = rules.houses_before_hotel
         limit = rules.builds_per_turn
         builds = st.turn["builds"]
+        # The level a deed may not be built beyond: a hotel, or the target unless rich.
+        cap = HOTEL if rich else min(self.build_target, HOTEL)
         for g in full:
             order, get = info.build_order[g]
-            if any(get(mortgaged)):
+            if pledged and any(get(mortgaged)):
                 continue
             if limit is not None and builds.get(g, 0) >= limit:
                 continue
@@ -916,20 +914,17 @@ class StrategyBot:
             # counts above hbh houses).
             levels = get(level)
             if hbh + 1 == HOTEL:
-                low = min(levels)
-                sq = order[levels.index(low)]
+                lv = min(levels)
+                sq = order[levels.index(lv)]
             else:
                 sq, low = -1, 0
-                for x, lv in zip(order, levels, strict=True):
-                    lx = hbh + 1 if lv == HOTEL else lv
+                for x, lx in zip(order, levels, strict=True):
+                    if lx == HOTEL:
+                        lx = hbh + 1
                     if sq < 0 or lx < low:
                         sq, low = x, lx
-            lv = level[sq]
-            if (
-                lv == HOTEL
-                or (lv >= self.build_target and not rich)
-                or info.build_cost[sq] > spendable
-            ):
+                lv = level[sq]
+            if lv >= cap or info.build_cost[sq] > spendable:
                 continue
             if lv >= hbh:
                 # (A hotel needs hbh houses on every deed: sq is the lowest, so they have.)
