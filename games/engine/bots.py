@@ -395,11 +395,14 @@ class RentTable:
     time from the owners, buildings and mortgages it was last given: when they change, only
     the groups of the squares that changed are worked out again."""
 
-    __slots__ = ("best", "by_group", "first", "info", "level", "mortgaged", "owner", "players", "second", "top")
+    __slots__ = (
+        "best", "by_group", "first", "info", "level", "log", "mortgaged", "owner", "players", "second", "seen", "top",
+    )
 
     def __init__(self, st: GameState):
         info = self.info = board_info(st.board.name)
         self.players = st.players
+        self.log, self.seen = st.board_log, len(st.board_log)
         self.owner, self.level, self.mortgaged = list(st.owner), list(st.level), list(st.mortgaged)
         self.by_group = [
             _group_rents(g, st.owner, st.level, st.mortgaged) for g in info.rent_groups
@@ -429,7 +432,7 @@ class RentTable:
         """The table for st, from this one: a new object, as another thread may be reading
         this one (``_owner_rents`` swaps the shared reference, which is atomic)."""
         new = RentTable.__new__(RentTable)
-        new.info, new.players = self.info, self.players
+        new.info, new.players, new.log, new.seen = self.info, self.players, self.log, self.seen
         new.owner, new.level, new.mortgaged = self.owner, self.level, self.mortgaged
         new.by_group, new.best = list(self.by_group), list(self.best)
         new._update(st)
@@ -439,7 +442,21 @@ class RentTable:
     def _update(self, st: GameState) -> None:
         info = self.info
         owner, level, mortgaged = st.owner, st.level, st.mortgaged
-        # The squares that changed, found by C-level iterators (usually one or two).
+        # The squares that changed (usually one or two): those the engine noted in the board's
+        # log since this table read it, when they account for every change; else (the lists
+        # were written some other way: a test, a tool) those found by comparing the lists.
+        log = st.board_log
+        noted = log[self.seen :] if log is self.log else None
+        self.log, self.seen = log, len(log)
+        if noted is not None:
+            o = _patched(self.owner, owner, noted)
+            lv = _patched(self.level, level, noted)
+            m = _patched(self.mortgaged, mortgaged, noted)
+            if o is not None and lv is not None and m is not None:
+                self.owner, self.level, self.mortgaged = o, lv, m
+                self._regroup(st, noted)
+                return
+        # (C-level iterators)
         changed: list[int] = []
         if self.owner != owner:
             changed += compress(_SQUARES, map(ne, self.owner, owner))
@@ -450,10 +467,16 @@ class RentTable:
         if self.mortgaged != mortgaged:
             changed += compress(_SQUARES, map(ne, self.mortgaged, mortgaged))
             self.mortgaged = list(mortgaged)
-        if len(changed) > 12:  # a new game on the same board, say: every group afresh
+        if len(changed) > 12:  # much of the board at once: every group afresh
             self.by_group = [_group_rents(g, owner, level, mortgaged) for g in info.rent_groups]
             self.best = self._combine(len(self.best))
             return
+        self._regroup(st, changed)
+
+    def _regroup(self, st: GameState, changed: list[int]) -> None:
+        """Work out again the groups of the squares in ``changed``."""
+        info = self.info
+        owner, level, mortgaged = st.owner, st.level, st.mortgaged
         index = info.rent_group_index
         # (one changed square, the common case, without building a set)
         groups = (index[changed[0]],) if len(changed) == 1 else {index[sq] for sq in changed}
@@ -488,6 +511,17 @@ class RentTable:
 # sharing it between bots and games changes nothing they decide; a table is never changed once
 # shared, so threads running bots of different games at once each read a whole one.
 _rent_table: RentTable | None = None
+
+
+def _patched(old: list, new: list, squares: list[int]) -> list | None:
+    """``old`` brought up to ``new`` at ``squares`` (a new list, or ``old`` itself if equal),
+    or None if ``new`` differs elsewhere too."""
+    if old == new:
+        return old
+    copy = list(old)
+    for sq in squares:
+        copy[sq] = new[sq]
+    return copy if copy == new else None
 
 
 def _rent_table_of(st: GameState) -> RentTable:

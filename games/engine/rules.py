@@ -117,6 +117,7 @@ def _deal(ctx: Ctx) -> None:
         for i in range(2 * n):
             p, sq = i % n, deeds[i]
             st.owner[sq] = p
+            st.board_log.append(sq)
             _pay_bank(ctx, p, ctx.board.price[sq])
             ctx.ev("dealt", p=p, sq=sq, price=ctx.board.price[sq])
     else:
@@ -125,6 +126,7 @@ def _deal(ctx: Ctx) -> None:
         for i, sq in enumerate(deeds):
             p = (i + offset) % n
             st.owner[sq] = p
+            st.board_log.append(sq)
             ctx.ev("dealt", p=p, sq=sq, price=0)
 
 
@@ -697,6 +699,7 @@ def _round_start(ctx: Ctx) -> None:
     for sq in reversed(due):
         former = st.owner[sq]
         st.owner[sq] = NO_OWNER
+        st.board_log.append(sq)
         st.mortgaged[sq] = False
         st.mround[sq] = None
         ctx.ev("expired", sq=sq, owner=former)
@@ -776,6 +779,7 @@ def _bankrupt(ctx: Ctx, p: int, creditor: int) -> None:
         cr.jail_cards.extend(cards)
         for sq in deeds:
             st.owner[sq] = creditor
+            st.board_log.append(sq)
             if st.mortgaged[sq] and ctx.rules.trade_mortgaged == "yes":
                 new_frames.append({"k": "mortgage_transfer", "p": creditor, "sq": sq})
     else:
@@ -788,8 +792,10 @@ def _bankrupt(ctx: Ctx, p: int, creditor: int) -> None:
         for sq in deeds:
             if mate is not None:
                 st.owner[sq] = mate
+                st.board_log.append(sq)
                 continue
             st.owner[sq] = NO_OWNER
+            st.board_log.append(sq)
             st.mortgaged[sq] = False
             st.mround[sq] = None
         if mate is None and ctx.rules.bank_bankruptcy == "auction":
@@ -942,11 +948,13 @@ def _finish_auction(ctx: Ctx, f: dict) -> None:
         # RULES.md 11, duel: the bank keeps the unmortgage cost, the owner gets the rest.
         seller = f["seller"]
         st.owner[sq] = w
+        st.board_log.append(sq)
         st.mortgaged[sq] = False
         st.mround[sq] = None
         _charge(ctx, w, seller, amount, "auction", cut=min(amount, unmortgage_cost(st, sq)))
         return
     st.owner[sq] = w
+    st.board_log.append(sq)
     st.mortgaged[sq] = False
     st.mround[sq] = None
     _charge(ctx, w, BANK, amount, "auction")
@@ -1126,12 +1134,14 @@ def _place_building(ctx: Ctx, p: int, sq: int) -> None:
     hbh = ctx.rules.houses_before_hotel
     if st.level[sq] >= hbh:
         st.level[sq] = HOTEL
+        st.board_log.append(sq)
         if st.bank_hotels is not None:
             st.bank_hotels -= 1
         if st.bank_houses is not None:
             st.bank_houses += hbh
     else:
         st.level[sq] += 1
+        st.board_log.append(sq)
         if st.bank_houses is not None:
             st.bank_houses -= 1
     builds = st.turn["builds"]
@@ -1236,16 +1246,19 @@ def _sell_levels(ctx: Ctx, p: int, sq: int, all_levels: bool = False) -> int:
         elif st.bank_houses is not None:
             st.bank_houses += lv
         st.level[sq] = 0
+        st.board_log.append(sq)
     else:
         levels = 1
         if lv == HOTEL:
             st.level[sq] = hbh
+            st.board_log.append(sq)
             if st.bank_hotels is not None:
                 st.bank_hotels += 1
             if st.bank_houses is not None:
                 st.bank_houses -= hbh
         else:
             st.level[sq] = lv - 1
+            st.board_log.append(sq)
             if st.bank_houses is not None:
                 st.bank_houses += 1
     refund = _frac(s.build_cost * levels, ctx.rules.sell_back)
@@ -1302,6 +1315,7 @@ def _act_mortgage(ctx: Ctx, p: int, a: dict) -> None:
     if err:
         raise IllegalAction(err)
     st.mortgaged[sq] = True
+    st.board_log.append(sq)
     st.mround[sq] = st.round
     amount = st.board.squares[sq].mortgage
     _bank_pays(ctx, p, amount)
@@ -1341,6 +1355,7 @@ def _act_unmortgage(ctx: Ctx, p: int, a: dict) -> None:
         st.stack.pop(idx)
     _pay_bank(ctx, p, cost)
     st.mortgaged[sq] = False
+    st.board_log.append(sq)
     st.mround[sq] = None
     ctx.ev("unmortgage", p=p, sq=sq, amount=cost)
 
@@ -1537,6 +1552,7 @@ def _act_accept(ctx: Ctx, p: int, a: dict) -> None:
             rp.jail_cards.append(gp.jail_cards.pop(0))
         for sq in side["squares"]:
             st.owner[sq] = receiver
+            st.board_log.append(sq)
             if st.mortgaged[sq] and st.rules.trade_mortgaged == "yes":
                 transfers.append({"k": "mortgage_transfer", "p": receiver, "sq": sq})
     if ctx.events is not None:
@@ -1707,6 +1723,7 @@ def _act_buy(ctx: Ctx, p: int, a: dict) -> None:
     st.stack.pop()
     _pay_bank(ctx, p, price)
     st.owner[f["sq"]] = p
+    st.board_log.append(f["sq"])
     if ctx.events is not None:
         ctx.ev("buy", p=p, sq=f["sq"], price=price)
 
@@ -1824,6 +1841,7 @@ def _destroy(ctx: Ctx, p: int, sq: int) -> None:
     hbh = ctx.rules.houses_before_hotel
     if lv == HOTEL:
         st.level[sq] = hbh
+        st.board_log.append(sq)
         if st.bank_hotels is not None:
             st.bank_hotels += 1
         if st.bank_houses is not None:
@@ -1832,6 +1850,7 @@ def _destroy(ctx: Ctx, p: int, sq: int) -> None:
             st.level[sq] = take
     else:
         st.level[sq] = lv - 1
+        st.board_log.append(sq)
         if st.bank_houses is not None:
             st.bank_houses += 1
     ctx.ev("destroy", p=p, sq=sq, owner=st.owner[sq], level=st.level[sq])
@@ -1955,6 +1974,7 @@ def _auto_raise(ctx: Ctx, p: int, amount: int) -> None:
                 return
             if not st.mortgaged[sq] and not _group_has_buildings(st, sq):
                 st.mortgaged[sq] = True
+                st.board_log.append(sq)
                 st.mround[sq] = st.round
                 _bank_pays(ctx, p, board[sq].mortgage)
                 ctx.ev("mortgage", p=p, sq=sq, amount=board[sq].mortgage)

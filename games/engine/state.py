@@ -59,8 +59,9 @@ class GameState:
                  "bank_hotels", "decks", "discards", "current", "first", "round", "phase", "stack",
                  "turn", "trades", "next_trade", "jackpot", "free_parking", "clock", "winner", "over",
                  "rng", "bank", "money", "bankrupt_order", "teams", "seq", "last_dice",
-                 # Not game data (never in the JSON): rules.apply's reusable working context.
-                 "_ctx")
+                 # Not game data (never in the JSON): the board's change log (below) and
+                 # rules.apply's reusable working context.
+                 "board_log", "_ctx")
 
     rules: RuleSet
     board: Board
@@ -103,6 +104,11 @@ class GameState:
         self.bankrupt_order: list[int] = []
         self.seq = 0  # number of actions applied
         self.last_dice: list = []
+        # Every square whose owner, buildings or mortgage the engine changed, in order, since
+        # this object was made (not game data: never in the JSON). A reader that keeps a view
+        # of the board (the strategy bot's rents table) catches up from where it last read
+        # instead of comparing the whole board.
+        self.board_log: list[int] = []
 
     # -- queries used everywhere -------------------------------------------------------------
     def active(self) -> list[int]:
@@ -169,6 +175,7 @@ class GameState:
         s.trades = _copy(d["trades"])
         s.bankrupt_order = list(d["bankrupt_order"])
         s.last_dice = list(d["last_dice"])
+        s.board_log = []
         return s
 
     def copy(self) -> GameState:

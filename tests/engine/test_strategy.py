@@ -157,12 +157,20 @@ def test_the_shared_tables_follow_the_board_through_whole_games():
     # shared by every seat: after every action both must equal what the rules say afresh.
     from games.engine.bots import StrategyBot, _owner_rents, make_bot, ownership
     from games.engine.rules import rent_of
-    from games.engine.ruleset import RuleSet
+    from games.engine.ruleset import PRESET_NAMES, RuleSet
     from games.engine.simulate import play_game
 
     fresh = StrategyBot()
+    last = {}
 
     def check(st, action):
+        # The engine notes in its log every square whose owner, buildings or mortgage changed.
+        board = (list(st.owner), list(st.level), list(st.mortgaged))
+        if last.get("log") is st.board_log:
+            noted = set(st.board_log[last["seen"] :])
+            for before, now in zip(last["board"], board, strict=True):
+                assert {sq for sq in range(40) if before[sq] != now[sq]} <= noted, action
+        last.update(log=st.board_log, seen=len(st.board_log), board=board)
         best = _owner_rents(st)
         rents_of = []
         for o in range(len(st.players)):
@@ -185,9 +193,27 @@ def test_the_shared_tables_follow_the_board_through_whole_games():
             for g in view.full[o]:
                 assert all(st.owner[x] == o for x in st.board.groups[g])
 
-    for preset, seed in (("classic", 11), ("world-classic", 12), ("world-teams", 13)):
-        bots = [make_bot("strategy"), make_bot("random"), make_bot("strategy"), make_bot("random")]
+    for seed, preset in enumerate(PRESET_NAMES, 11):
+        lo, hi = RuleSet.build(preset).seats
+        kinds = ("strategy", "random")
+        bots = [make_bot(kinds[s % 2]) for s in range(min(max(4, lo), hi))]
         play_game(RuleSet.build(preset), bots, seed, on_action=check)
+
+
+def test_the_rents_table_sees_a_board_written_without_the_engine(classic_game):
+    # The rents table catches up from the engine's log of changed squares (GameState.board_log);
+    # lists written some other way (a test, a tool) are found by comparing the board.
+    from games.engine.bots import StrategyBot
+
+    st = classic_game
+    bot = StrategyBot()
+    assert bot.max_rent_against(st, 0) == 0
+    st.owner[39] = 1  # Boardwalk, written directly: nothing in the log
+    assert bot.max_rent_against(st, 0) == 50
+    st.owner[37] = 1
+    st.level[37] = st.level[39] = 3
+    st.board_log.append(37)  # a log that accounts for part of the change only
+    assert bot.max_rent_against(st, 0) == 1400
 
 
 def test_the_lift_cost_tables_match_the_rules():
