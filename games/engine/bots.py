@@ -430,57 +430,47 @@ class RentTable:
 
     def updated(self, st: GameState) -> RentTable:
         """The table for st, from this one: a new object, as another thread may be reading
-        this one (``_owner_rents`` swaps the shared reference, which is atomic)."""
-        new = RentTable.__new__(RentTable)
-        new.info, new.players, new.log, new.seen = self.info, self.players, self.log, self.seen
-        new.owner, new.level, new.mortgaged = self.owner, self.level, self.mortgaged
-        new.by_group, new.best = list(self.by_group), list(self.best)
-        new._update(st)
-        new._rank()
-        return new
-
-    def _update(self, st: GameState) -> None:
-        info = self.info
+        this one (``_rent_table_of`` swaps the shared reference, which is atomic). Only the
+        groups of the squares that changed are worked out again (usually one or two)."""
         owner, level, mortgaged = st.owner, st.level, st.mortgaged
-        # The squares that changed (usually one or two): those the engine noted in the board's
-        # log since this table read it, when they account for every change; else (the lists
-        # were written some other way: a test, a tool) those found by comparing the lists.
+        o, lv, m = self.owner, self.level, self.mortgaged
+        # The squares that changed: those the engine noted in the board's log since this table
+        # read it, when they account for every change (each list brought up to date from the
+        # old one at those squares); else (the lists were written some other way: a test, a
+        # tool) those found by comparing the lists.
         log = st.board_log
-        noted = log[self.seen :] if log is self.log else None
-        self.log, self.seen = log, len(log)
-        if noted is not None:
-            o = _patched(self.owner, owner, noted)
-            lv = _patched(self.level, level, noted)
-            m = _patched(self.mortgaged, mortgaged, noted)
-            if o is not None and lv is not None and m is not None:
-                self.owner, self.level, self.mortgaged = o, lv, m
-                self._regroup(st, noted)
-                return
-        # (C-level iterators)
-        changed: list[int] = []
-        if self.owner != owner:
-            changed += compress(_SQUARES, map(ne, self.owner, owner))
-            self.owner = list(owner)
-        if self.level != level:
-            changed += compress(_SQUARES, map(ne, self.level, level))
-            self.level = list(level)
-        if self.mortgaged != mortgaged:
-            changed += compress(_SQUARES, map(ne, self.mortgaged, mortgaged))
-            self.mortgaged = list(mortgaged)
+        changed = log[self.seen :] if log is self.log else None
+        if changed is not None and o != owner:
+            o = _patched(o, owner, changed)
+        if changed is not None and o is not None and lv != level:
+            lv = _patched(lv, level, changed)
+        if changed is not None and o is not None and lv is not None and m != mortgaged:
+            m = _patched(m, mortgaged, changed)
+        if changed is None or o is None or lv is None or m is None:
+            changed = []
+            o, lv, m = self.owner, self.level, self.mortgaged
+            if o != owner:
+                changed += compress(_SQUARES, map(ne, o, owner))  # (C-level iterators)
+                o = list(owner)
+            if lv != level:
+                changed += compress(_SQUARES, map(ne, lv, level))
+                lv = list(level)
+            if m != mortgaged:
+                changed += compress(_SQUARES, map(ne, m, mortgaged))
+                m = list(mortgaged)
+        new = RentTable.__new__(RentTable)
+        info = new.info = self.info
+        new.players, new.log, new.seen = self.players, log, len(log)
+        new.owner, new.level, new.mortgaged = o, lv, m
         if len(changed) > 12:  # much of the board at once: every group afresh
-            self.by_group = [_group_rents(g, owner, level, mortgaged) for g in info.rent_groups]
-            self.best = self._combine(len(self.best))
-            return
-        self._regroup(st, changed)
-
-    def _regroup(self, st: GameState, changed: list[int]) -> None:
-        """Work out again the groups of the squares in ``changed``."""
-        info = self.info
-        owner, level, mortgaged = st.owner, st.level, st.mortgaged
+            new.by_group = [_group_rents(g, owner, level, mortgaged) for g in info.rent_groups]
+            new.best = new._combine(len(self.best))
+            new._rank()
+            return new
+        by_group, best = new.by_group, new.best = list(self.by_group), list(self.best)
         index = info.rent_group_index
         # (one changed square, the common case, without building a set)
         groups = (index[changed[0]],) if len(changed) == 1 else {index[sq] for sq in changed}
-        by_group, best = self.by_group, self.best
         lowered = False  # whether some seat's highest rent may have gone down
         for gi in groups:
             if gi < 0:
@@ -491,18 +481,24 @@ class RentTable:
                 continue
             # A seat whose highest rent came from this group and is not matched now is counted
             # again (best only rises in this loop, so such a seat is never missed).
-            for o, r in before:
-                if r == best[o]:
-                    for a, s in after:
-                        if a == o and s >= r:
+            for a, r in before:
+                if r == best[a]:
+                    for b, s in after:
+                        if b == a and s >= r:
                             break
                     else:
                         lowered = True
-            for o, r in after:
-                if r > best[o]:
-                    best[o] = r
+            for a, r in after:
+                if r > best[a]:
+                    best[a] = r
         if lowered:
-            self.best = self._combine(len(best))
+            best = new.best = new._combine(len(best))
+        # (``_rank`` inline)
+        ranked = sorted(best)
+        top = new.top = ranked[-1]
+        new.first = best.index(top)
+        new.second = ranked[-2] if len(ranked) > 1 else 0
+        return new
 
 
 # The rents table of the last board a strategy bot looked at. Every bot of a game asks about the
