@@ -648,7 +648,31 @@ class StrategyBot:
         st = state
         stack = st.stack
         if not stack:
-            return self._own_turn(st, seat, rng)
+            # Its own turn (inline: the most common decisions).
+            p = seat
+            if p != st.current:
+                return next(a for a in legal_actions(st, p) if a["type"] != "surrender")
+            # Building and lifting mortgages are weighed once a turn: after the move, with the
+            # turn's income in hand and before the opponents roll, or before the roll where the
+            # rule set allows building only then (RULES.md 1, ``build_before_roll``).
+            if st.phase == "roll":
+                if st.players[p].in_jail and not st.turn["rolled"]:
+                    choice = self._jail(st, p)
+                    if choice is not None:
+                        return choice
+                if st.rules.build_before_roll:
+                    action = self._improve(st, p)
+                    if action is not None:
+                        return action
+                offer = self._propose(st, p)
+                if offer is not None:
+                    return offer
+                return {"type": "roll", "player": p}
+            if not st.rules.build_before_roll:
+                action = self._improve(st, p)
+                if action is not None:
+                    return action
+            return {"type": "end_turn", "player": p}
         top = stack[-1]
         k = top["k"]
         if k == "auction":
@@ -810,31 +834,6 @@ class StrategyBot:
         return gain_for(p) + max(0.0, block)
 
     # -- the turn ------------------------------------------------------------------------------
-    def _own_turn(self, st: GameState, p: int, rng) -> dict:
-        if p != st.current:
-            return next(a for a in legal_actions(st, p) if a["type"] != "surrender")
-        # Building and lifting mortgages are weighed once a turn: after the move, with the
-        # turn's income in hand and before the opponents roll, or before the roll where the
-        # rule set allows building only then (RULES.md 1, ``build_before_roll``).
-        if st.phase == "roll":
-            if st.players[p].in_jail and not st.turn["rolled"]:
-                choice = self._jail(st, p)
-                if choice is not None:
-                    return choice
-            if st.rules.build_before_roll:
-                action = self._improve(st, p)
-                if action is not None:
-                    return action
-            offer = self._propose(st, p)
-            if offer is not None:
-                return offer
-            return {"type": "roll", "player": p}
-        if not st.rules.build_before_roll:
-            action = self._improve(st, p)
-            if action is not None:
-                return action
-        return {"type": "end_turn", "player": p}
-
     def _jail(self, st: GameState, p: int) -> dict | None:
         """Leave jail early in the game, while deeds are for sale and rents are low; stay late,
         when the opponents' buildings make every move expensive."""
