@@ -640,7 +640,7 @@ class StrategyBot:
         # plays the same, bar repeating a refused offer sooner.
         self._offers: dict[tuple, tuple] = {}  # (partner, deeds) -> (round, ownership, budget)
         self._propose_idle: Any = None  # (seat, owners, levels, round when an offer is due)
-        self._reserves: dict[int, tuple] = {}  # seat -> (turn, owners, reserve)
+        self._reserves: dict[int, tuple] = {}  # seat -> (turn, ownership view, reserve)
         self._gain_memo: dict | None = None  # set only while _price_offer runs
 
     # -- entry point ---------------------------------------------------------------------------
@@ -720,15 +720,18 @@ class StrategyBot:
                 top = r
         return top
 
-    def reserve(self, st: GameState, p: int) -> int:
+    def reserve(self, st: GameState, p: int, view: Ownership | None = None) -> int:
         """Cash kept back: a small base plus most of the worst rent it may face. The bot sizes
         it once a turn (and again when deeds change hands): what the opponents build or
-        mortgage during the turn counts from the next one."""
+        mortgage during the turn counts from the next one. A caller that holds the ownership
+        view for st passes it (``view``): the same view means the same owners."""
         known = self._reserves.get(p)
-        if known is not None and known[0] is st.turn and known[1] == st.owner:
+        if known is not None and known[0] is st.turn and (known[1] is view or known[1].owner == st.owner):
             return known[2]
+        if view is None:
+            view = ownership(st)
         value = st.rules.start_cash // 20 + (self.max_rent_against(st, p) * 3) // 4
-        self._reserves[p] = (st.turn, list(st.owner), value)
+        self._reserves[p] = (st.turn, view, value)
         return value
 
     def holding_values(
@@ -885,7 +888,7 @@ class StrategyBot:
             first = self._build_choice(st, info, full, cash, maybe_rich)
             if first is None and not (maybe_rich and st.bank_houses == 0):
                 return None
-        reserve = self.reserve(st, p)
+        reserve = self.reserve(st, p, view)
         if cash <= reserve:
             return None
         if lift:
