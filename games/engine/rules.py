@@ -2036,6 +2036,38 @@ def apply(state: GameState, action: dict, rng=None, events: bool = True) -> tupl
     return state, ctx.events if events else []
 
 
+def stepper(state: GameState, events: bool = False):
+    """``apply`` bound to one state, for a play loop: ``step(action)`` does what
+    ``apply(state, action, None, events)`` does (the same checks, the same IllegalAction with
+    the state untouched) and returns the events (None with ``events`` false).
+
+    It sets up its working context once, not on every action, so the caller must not swap the
+    state's rule set or board while it uses the stepper. (``apply`` calls on the same state in
+    between are fine: the stepper's context is its own.)"""
+    ctx = Ctx(state, None, None)  # (rng: the game's own generator; rules and board: the state's)
+
+    def step(action):
+        # apply's fast path and checks, without the per-call context set-up
+        try:
+            handler = _HANDLERS[action["type"]]
+            p = action["player"]
+            ok = type(action) is dict and type(p) is int and p >= 0 and not state.players[p].bankrupt
+        except Exception:
+            ok = False
+        if not ok or state.over:
+            handler, p, _ = _checked(state, action)
+        if events:
+            ctx.events = []
+        handler(ctx, p, action)
+        stack = state.stack
+        if stack and stack[-1]["k"] not in _WAITING:
+            _run(ctx)
+        state.seq += 1
+        return ctx.events
+
+    return step
+
+
 def _checked(state: GameState, action: Any) -> tuple[Any, int, Ctx]:
     """apply's checks of the action and the seat: raises IllegalAction, or returns the handler,
     the seat and the state's working context (made on the first call)."""

@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from . import invariants
 from .bots import make_bot
 from .errors import EngineError, IllegalAction
-from .rules import apply, legal_actions, new_game, set_clock, waiting_on
+from .rules import apply, legal_actions, new_game, set_clock, stepper, waiting_on
 from .ruleset import PRESET_NAMES, RuleSet
 from .state import GameState
 
@@ -76,17 +76,18 @@ def play_game(
     rng = random.Random(seed)
     if check:
         _check(state, seed, 0, None)
-    actions = turns = 0
+    turns = 0
     turn = state.turn
     round_ = state.round
     log: list[dict] = []
     choose = [bot.choose for bot in bots]  # (bound once, not looked up on every action)
-    while not state.over:
-        if actions >= max_actions:
-            raise SimulationError(
-                f"game with seed {seed} did not end within {max_actions} actions "
-                f"(round {state.round})"
-            )
+    step = stepper(state, events)  # (apply without its per-call set-up)
+    watch = check or on_action is not None
+    # A for loop over the action cap: cheaper than counting the actions and testing the cap on
+    # every one. ``actions`` is how many have been applied before this one.
+    for actions in range(max_actions):
+        if state.over:
+            break
         if not state.stack:
             seat = state.current  # what waiting_on says, without building the list
         else:
@@ -94,13 +95,12 @@ def play_game(
             seat = who[0] if len(who) == 1 else who[rng.randrange(len(who))]
         action = choose[seat](state, seat, rng)
         try:
-            apply(state, action, None, events)  # (positional: a keyword call costs more)
+            step(action)
         except IllegalAction as e:
             raise SimulationError(
                 f"game with seed {seed}, action {actions}: the {bots[seat].name} bot of "
                 f"seat {seat} chose an illegal action {action}: {e}"
             ) from None
-        actions += 1
         if keep_log:
             log.append(action)
         if state.turn is not turn:
@@ -109,10 +109,18 @@ def play_game(
             if state.round != round_:
                 round_ = state.round
                 _tick(state, minutes_per_round)
-        if check:
-            _check(state, seed, actions, action)
-        if on_action is not None:
-            on_action(state, action)
+        if watch:
+            if check:
+                _check(state, seed, actions + 1, action)
+            if on_action is not None:
+                on_action(state, action)
+    else:
+        actions = max_actions
+        if not state.over:
+            raise SimulationError(
+                f"game with seed {seed} did not end within {max_actions} actions "
+                f"(round {state.round})"
+            )
     return GameResult(state, actions, turns, winners_of(state), log)
 
 

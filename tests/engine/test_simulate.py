@@ -3,8 +3,13 @@
 from __future__ import annotations
 
 import json
+import random
 
-from games.engine import simulate
+import pytest
+
+from games.engine import IllegalAction, RuleSet, apply, new_game, simulate
+from games.engine.bots import make_bot
+from games.engine.rules import stepper, waiting_on
 
 
 def test_simulate_plays_whole_games_and_prints_the_figures(capsys):
@@ -121,3 +126,30 @@ def test_landing_study_prints_a_table(capsys):
     assert simulate.main(["--landing-study", "--turns", "500"]) == 0
     out = capsys.readouterr().out
     assert "In jail" in out and "Illinois Avenue" in out
+
+
+def test_stepper_plays_as_apply_does():
+    # The play loop's stepper: the same states and events as apply, and an illegal action
+    # raises with the state untouched.
+    rules = RuleSet.build("classic")
+    a, _ = new_game(rules, ["a", "b", "c"], seed=5)
+    b, _ = new_game(rules, ["a", "b", "c"], seed=5)
+    step = stepper(b, events=True)
+    bots = [make_bot("strategy") for _ in range(3)]
+    rng = random.Random(5)
+    for _ in range(300):
+        if a.over:
+            break
+        seat = waiting_on(a)[0]
+        action = bots[seat].choose(a, seat, rng)
+        _, events = apply(a, action)
+        assert step(dict(action)) == events
+        assert a.to_json() == b.to_json()
+        before = b.to_json()
+        for bad in ({"type": "end_turn", "player": (b.current + 1) % 3}, {"type": "fly", "player": seat},
+                    {"type": "roll", "player": True}, {"type": "roll", "player": -1}, ["roll"]):
+            with pytest.raises(IllegalAction):
+                step(bad)
+        assert b.to_json() == before
+    assert a.seq == b.seq > 100
+    assert stepper(b)({"type": "surrender", "player": b.current}) is None  # no events asked for
