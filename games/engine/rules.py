@@ -18,6 +18,7 @@ on top or the stack is empty; an empty stack means the current player is to ``ro
 
 from __future__ import annotations
 
+from itertools import compress
 from typing import Any
 
 from .cards import JAIL_CARDS, card_deck, card_effect, deck_order
@@ -692,8 +693,12 @@ def _round_start(ctx: Ctx) -> None:
     expiry = ctx.rules.mortgage_expiry_rounds
     if expiry is None:
         return
-    due = [sq for sq in st.board.deeds
-           if st.mortgaged[sq] and st.mround[sq] is not None and st.mround[sq] + expiry <= st.round]
+    # Only deeds are ever mortgaged (an invariant), so the mortgaged squares in square order are
+    # the mortgaged deeds in deed order: compress finds them without a Python-level walk of
+    # every deed each round.
+    mround = st.mround
+    last = st.round - expiry  # mortgaged in this round or before: due
+    due = [sq for sq in compress(range(40), st.mortgaged) if mround[sq] is not None and mround[sq] <= last]
     for sq in reversed(due):
         former = st.owner[sq]
         st.owner[sq] = NO_OWNER
