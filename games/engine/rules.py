@@ -1103,10 +1103,11 @@ def _build_error(st: GameState, p: int, sq: int, free: bool = False, building: s
                 return f"a hotel needs {hbh} houses on every deed of the group"
         # (then no deed of the group has fewer buildings: the even-building check passes)
     elif rules.even_building:
-        # _eff(lv) > the group's lowest _eff (lv is not a hotel here, so _eff(lv) == lv)
+        # _eff(lv) > the group's lowest _eff. _eff keeps the order of the levels (a hotel, level
+        # HOTEL, is above every house count, and counts one above the most houses), so the raw
+        # levels compare the same way.
         for x in group:
-            lx = level[x]
-            if (hbh + 1 if lx == HOTEL else lx) < lv:
+            if level[x] < lv:
                 return "build evenly: another deed of the group has fewer buildings"
     if not free:
         limit = rules.builds_per_turn
@@ -1216,11 +1217,10 @@ def _sell_error(st: GameState, p: int, sq: int) -> str | None:
         return f"{s.name} has no buildings"
     hbh = st.rules.houses_before_hotel
     if st.rules.even_building:
-        # _eff(lv) < the group's highest _eff, with _eff inline (a hotel counts hbh + 1)
-        e = hbh + 1 if lv == HOTEL else lv
+        # _eff(lv) < the group's highest _eff: the raw levels compare the same way (see
+        # _build_error)
         for x in st.board.group_of[sq]:
-            lx = level[x]
-            if (hbh + 1 if lx == HOTEL else lx) > e:
+            if level[x] > lv:
                 return "sell evenly: another deed of the group has more buildings"
     if lv == HOTEL and st.bank_houses is not None and st.bank_houses < hbh:
         return f"the bank has fewer than {hbh} houses to break the hotel: sell the whole group (sell_all)"
