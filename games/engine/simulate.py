@@ -88,8 +88,12 @@ def play_game(
     for actions in range(max_actions):
         if state.over:
             break
-        if not state.stack:
-            seat = state.current  # what waiting_on says, without building the list
+        # (what waiting_on says, without the call and the list when one player is asked)
+        stack = state.stack
+        if not stack:
+            seat = state.current
+        elif stack[-1]["k"] != "auction":
+            seat = stack[-1]["p"]  # a decision waits on its player
         else:
             who = waiting_on(state)
             seat = who[0] if len(who) == 1 else who[rng.randrange(len(who))]
