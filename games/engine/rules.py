@@ -682,7 +682,7 @@ def _next_turn(ctx: Ctx) -> None:
         st.round += 1
     if ctx.events is not None:  # (hot path: skip building the record's fields)
         ctx.ev("turn", p=nxt, round=st.round)
-    if new_round:
+    if new_round and ctx.rules.mortgage_expiry_rounds is not None:  # (else _round_start has nothing to do)
         _round_start(ctx)
 
 
