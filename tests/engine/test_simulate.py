@@ -153,3 +153,17 @@ def test_stepper_plays_as_apply_does():
         assert b.to_json() == before
     assert a.seq == b.seq > 100
     assert stepper(b)({"type": "surrender", "player": b.current}) is None  # no events asked for
+
+
+def test_a_new_turn_starts_with_the_record_new_turn_makes():
+    # (_next_turn builds the record inline: it must stay what state._new_turn makes)
+    from games.engine.state import _new_turn
+
+    state, _ = new_game(RuleSet.build("classic"), ["a", "b"], seed=3)
+    while state.phase != "end_turn" or state.stack:
+        seat = waiting_on(state)[0]
+        apply(state, make_bot("strategy").choose(state, seat, random.Random(1)))
+    old = state.turn
+    apply(state, {"type": "end_turn", "player": state.current})
+    assert state.turn == _new_turn() and list(state.turn) == list(_new_turn())
+    assert state.turn["builds"] is not old["builds"] and state.turn["timed_out"] is not old["timed_out"]
