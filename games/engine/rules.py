@@ -2055,7 +2055,8 @@ def stepper(state: GameState, events: bool = False):
 
     It sets up its working context once, not on every action, so the caller must not swap the
     state's rule set or board while it uses the stepper. (``apply`` calls on the same state in
-    between are fine: the stepper's context is its own.)"""
+    between are fine: the stepper's context is its own.) simulate.play_game has its body inline:
+    keep the two, and apply's fast path, alike."""
     ctx = Ctx(state, None, None)  # (rng: the game's own generator; rules and board: the state's)
 
     def step(action):

@@ -167,3 +167,30 @@ def test_a_new_turn_starts_with_the_record_new_turn_makes():
     apply(state, {"type": "end_turn", "player": state.current})
     assert state.turn == _new_turn() and list(state.turn) == list(_new_turn())
     assert state.turn["builds"] is not old["builds"] and state.turn["timed_out"] is not old["timed_out"]
+
+
+@pytest.mark.parametrize("bad", [{"type": "end_turn", "player": 0}, {"type": "roll", "player": True},
+                                 {"type": "fly", "player": 0}, ["roll"], {"type": "roll", "player": 9}])
+def test_play_game_reports_a_bot_choosing_an_illegal_action(bad):
+    class Stubborn:
+        name = "stubborn"
+
+        def choose(self, state, seat, rng):
+            return bad
+
+    with pytest.raises(simulate.SimulationError, match="chose an illegal action"):
+        simulate.play_game(RuleSet.build("classic"), [Stubborn(), Stubborn()], 1)
+
+
+def test_play_game_cap_counts_the_actions_applied():
+    bots = [make_bot("random"), make_bot("random")]
+    with pytest.raises(simulate.SimulationError, match="did not end within 7 actions"):
+        simulate.play_game(RuleSet.build("classic"), bots, 1, max_actions=7)
+    seen = []
+    result = simulate.play_game(RuleSet.build("classic"), [make_bot("strategy"), make_bot("strategy")], 2,
+                                on_action=lambda state, action: seen.append(state.seq), keep_log=True)
+    assert result.actions == len(seen) == len(result.log) == result.state.seq
+    assert seen == list(range(1, result.actions + 1))
+    again = simulate.play_game(RuleSet.build("classic"), [make_bot("strategy"), make_bot("strategy")], 2,
+                               max_actions=result.actions)
+    assert again.actions == result.actions and again.state.over
