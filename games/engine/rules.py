@@ -359,11 +359,19 @@ def _run(ctx: Ctx) -> None:
                 continue
             return
         if k == "auction":
-            if _auction_over(top):
-                stack.pop()
-                _finish_auction(ctx, top)
-                continue
-            return
+            # (_auction_over inline: this runs after every bid and pass)
+            stage = top.get("stage")
+            if stage == "place":
+                return
+            if stage != "done":
+                passed = top["passed"]
+                leader = top["leader"]
+                for b in top["bidders"]:
+                    if b != leader and b not in passed:
+                        return  # still bidding
+            stack.pop()
+            _finish_auction(ctx, top)
+            continue
         if k in DECISIONS:
             return
         stack.pop()
@@ -888,7 +896,7 @@ def _drop_bidder(f: dict, p: int) -> None:
 
 def _auction_over(f: dict) -> bool:
     """Over when nobody is left bidding, or only the leader is (checked after every bid and
-    pass: a loop rather than building the list of the bidders left)."""
+    pass: a loop rather than building the list of the bidders left; _run has it inline)."""
     stage = f.get("stage")
     if stage == "done":
         return True
