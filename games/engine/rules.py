@@ -452,21 +452,25 @@ _TASKS = {"land": _task_land, "pay": _task_pay, "move": _task_move, "next_turn":
 def _advance(ctx: Ctx, p: int, steps: int) -> None:
     """Move forward; passing or landing on GO/Start pays the salary, landing exactly on it the
     bonus too (RULES.md 3), unless the dynamic economy has stopped salaries (11)."""
-    st = ctx.state
-    pl = st.players[p]
+    pl = ctx.state.players[p]
     new = pl.pos + steps
     if new >= 40:
         new -= 40
-        r = ctx.rules
-        if (r.salary_stops_round is None and r.salary_stops_minutes is None) or salary_active(st):
-            amount = ctx.rules.salary + (ctx.rules.start_bonus if new == 0 else 0)
-            if amount:
-                _bank_pays(ctx, p, amount)
-                if ctx.events is not None:  # (hot path: skip building the record's fields)
-                    ctx.ev("salary", p=p, amount=amount)
+        _pass_start(ctx, p, new)
     pl.pos = new
     if ctx.events is not None:
         ctx.ev("move", p=p, to=new)
+
+
+def _pass_start(ctx: Ctx, p: int, new: int) -> None:
+    """The salary (and bonus) of a move that passes or lands on GO/Start, to square ``new``."""
+    r = ctx.rules
+    if (r.salary_stops_round is None and r.salary_stops_minutes is None) or salary_active(ctx.state):
+        amount = r.salary + (r.start_bonus if new == 0 else 0)
+        if amount:
+            _bank_pays(ctx, p, amount)
+            if ctx.events is not None:  # (hot path: skip building the record's fields)
+                ctx.ev("salary", p=p, amount=amount)
 
 
 def _advance_to(ctx: Ctx, p: int, target: int) -> None:
@@ -1662,7 +1666,14 @@ def _act_roll(ctx: Ctx, p: int, a: dict) -> None:
             st.stack.append({"k": "land", "p": p})  # the square first, then the M1 move
             return
         steps += speed
-    _advance(ctx, p, steps)
+    # (_advance inline: the roll's move)
+    new = pl.pos + steps
+    if new >= 40:
+        new -= 40
+        _pass_start(ctx, p, new)
+    pl.pos = new
+    if ctx.events is not None:
+        ctx.ev("move", p=p, to=new)
     # Nothing is stacked (a roll needs an empty stack): resolve the square now, as _run would
     # at once; skipping the land frame matters on this, the most common action.
     _land(ctx, p, None)
