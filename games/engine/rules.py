@@ -1218,7 +1218,9 @@ def _act_build(ctx: Ctx, p: int, a: dict) -> None:
                            step=1, start=p, include_start=True, seller=p, building=building)
             st.stack[-1]["bidders"] = [q for q in st.stack[-1]["bidders"] if q in able]
             return
-    _pay_bank(ctx, p, st.board.squares[sq].build_cost)
+    cost = st.board.squares[sq].build_cost
+    st.players[p].cash -= cost  # (_pay_bank inline)
+    st.bank += cost
     _place_building(ctx, p, sq)
 
 
