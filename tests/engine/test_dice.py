@@ -23,3 +23,19 @@ def test_dice_gives_two_die_calls_values_and_generator_state():
         one = StateRng(b)
         assert StateRng(a).dice() == (one.die(), one.die()), s
         assert a.rng == b.rng, s
+
+
+def test_shuffle_draws_as_next_does():
+    r = random.Random(8)
+    for n in (0, 1, 2, 16, 28):
+        for _ in range(50):
+            s = r.getrandbits(64)
+            a, b = _Holder(s), _Holder(s)
+            got = list(range(n))
+            StateRng(a).shuffle(got)
+            want = list(range(n))
+            ref = StateRng(b)
+            for i in range(n - 1, 0, -1):  # the Fisher-Yates walk over _next, as it was written
+                j = ref._next() % (i + 1)
+                want[i], want[j] = want[j], want[i]
+            assert got == want and a.rng == b.rng
