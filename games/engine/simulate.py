@@ -105,8 +105,10 @@ def play_game(
         stack = state.stack
         if not stack:
             seat = state.current
-        elif stack[-1]["k"] != "auction":
-            seat = stack[-1]["p"]  # a decision waits on its player
+        elif (top := stack[-1])["k"] != "auction":
+            seat = top["p"]  # a decision waits on its player
+        elif top["style"] == "rotating" and top["stage"] != "place" and top["bidders"]:
+            seat = top["bidders"][top["turn"]]  # a rotating auction waits on its askee
         else:
             who = waiting_on(state)
             seat = who[0] if len(who) == 1 else who[rng.randrange(len(who))]
