@@ -1008,7 +1008,7 @@ def _act_bid(ctx: Ctx, p: int, a: dict) -> None:
     leader = f["leader"]
     if p == leader:
         raise IllegalAction("you already hold the highest bid")
-    if f["style"] == "rotating" and auction_askee(f) != p:
+    if f["style"] == "rotating" and f["bidders"][f["turn"]] != p:  # (auction_askee inline)
         raise IllegalAction("it is not your turn to bid")
     low = f["opening"] if leader == -1 else f["high"] + f["step"]
     if amount < low:
@@ -1041,7 +1041,7 @@ def _act_pass(ctx: Ctx, p: int, a: dict) -> None:
         raise IllegalAction("you are not bidding in this auction")
     if p == f["leader"]:
         raise IllegalAction("you hold the highest bid and cannot pass")
-    if f["style"] == "rotating" and auction_askee(f) != p:
+    if f["style"] == "rotating" and f["bidders"][f["turn"]] != p:  # (auction_askee inline)
         raise IllegalAction("it is not your turn to bid")
     _do_pass(ctx, f, p)
 
