@@ -730,7 +730,10 @@ def _round_start(ctx: Ctx) -> None:
     # every deed each round.
     mround = st.mround
     last = st.round - expiry  # mortgaged in this round or before: due
-    due = [sq for sq in compress(range(40), st.mortgaged) if mround[sq] is not None and mround[sq] <= last]
+    due = []  # (a loop, not a comprehension: no call of its own once a round)
+    for sq in compress(range(40), st.mortgaged):
+        if mround[sq] is not None and mround[sq] <= last:
+            due.append(sq)
     for sq in reversed(due):
         former = st.owner[sq]
         st.owner[sq] = NO_OWNER
