@@ -1747,7 +1747,8 @@ def _act_buy(ctx: Ctx, p: int, a: dict) -> None:
     if st.players[p].cash < price:
         raise IllegalAction(f"not enough cash: the price is {price}")
     st.stack.pop()
-    _pay_bank(ctx, p, price)
+    st.players[p].cash -= price  # (_pay_bank inline)
+    st.bank += price
     st.owner[f["sq"]] = p
     if ctx.events is not None:
         ctx.ev("buy", p=p, sq=f["sq"], price=price)
