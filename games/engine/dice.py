@@ -43,17 +43,26 @@ class StateRng:
 
     def dice(self) -> tuple[int, int]:
         """Two dice: the same values and sequence as two ``die()`` calls, in one call (the
-        roll's hot path)."""
+        roll's hot path).
+
+        Both SplitMix64 mixes run at once on one packed integer, the first state in bits 0-63
+        and the second in bits 128-191: each operation of the mix then costs one big-integer
+        operation for both. A 64-bit lane times a 64-bit constant stays below bit 128, so the
+        multiplications never mix the lanes; what a right shift moves from the upper lane into
+        the gap is masked off before the next multiplication, and the last shift's is left out
+        when the lanes are read. The masks are written out: a constant load costs less than a
+        global one (_M64 is 0xFFFFFFFFFFFFFFFF)."""
         st = self.state
-        s = (st.rng + 0x9E3779B97F4A7C15) & _M64
-        z = ((s ^ (s >> 30)) * 0xBF58476D1CE4E5B9) & _M64
-        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _M64
-        d1 = 1 + (z ^ (z >> 31)) % 6
-        s = (s + 0x9E3779B97F4A7C15) & _M64
-        st.rng = s
-        z = ((s ^ (s >> 30)) * 0xBF58476D1CE4E5B9) & _M64
-        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _M64
-        return d1, 1 + (z ^ (z >> 31)) % 6
+        s1 = (st.rng + 0x9E3779B97F4A7C15) & 0xFFFFFFFFFFFFFFFF
+        s2 = (s1 + 0x9E3779B97F4A7C15) & 0xFFFFFFFFFFFFFFFF
+        st.rng = s2
+        x = s1 | s2 << 128
+        x = (x ^ (x >> 30)) & 0xFFFFFFFFFFFFFFFF_0000000000000000_FFFFFFFFFFFFFFFF
+        x = (x * 0xBF58476D1CE4E5B9) & 0xFFFFFFFFFFFFFFFF_0000000000000000_FFFFFFFFFFFFFFFF
+        x = (x ^ (x >> 27)) & 0xFFFFFFFFFFFFFFFF_0000000000000000_FFFFFFFFFFFFFFFF
+        x = (x * 0x94D049BB133111EB) & 0xFFFFFFFFFFFFFFFF_0000000000000000_FFFFFFFFFFFFFFFF
+        x ^= x >> 31
+        return 1 + (x & 0xFFFFFFFFFFFFFFFF) % 6, 1 + (x >> 128) % 6
 
     def speed_die(self) -> int | str:
         return SPEED_FACES[self._next() % 6]
@@ -63,9 +72,16 @@ class StateRng:
         return self._next() % 20 == 0
 
     def shuffle(self, items: list) -> None:
+        # (_next inline, the masks written out: the world decks are reshuffled as they run out)
+        st = self.state
+        s = st.rng
         for i in range(len(items) - 1, 0, -1):
-            j = self._next() % (i + 1)
+            s = (s + 0x9E3779B97F4A7C15) & 0xFFFFFFFFFFFFFFFF
+            z = ((s ^ (s >> 30)) * 0xBF58476D1CE4E5B9) & 0xFFFFFFFFFFFFFFFF
+            z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & 0xFFFFFFFFFFFFFFFF
+            j = (z ^ (z >> 31)) % (i + 1)
             items[i], items[j] = items[j], items[i]
+        st.rng = s
 
 
 class ScriptedRng:

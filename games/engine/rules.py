@@ -18,18 +18,20 @@ on top or the stack is empty; an empty stack means the current player is to ``ro
 
 from __future__ import annotations
 
+from itertools import compress
 from typing import Any
 
 from .cards import JAIL_CARDS, card_deck, card_effect, deck_order
 from .dice import StateRng, seed_to_state
 from .errors import IllegalAction
 from .ruleset import RuleSet
-from .state import BANK, HOTEL, NO_OWNER, GameState, _new_turn
+from .state import _TURN, BANK, HOTEL, NO_OWNER, GameState
 
 DECISIONS = frozenset({"buy", "auction", "debt", "casino", "income_tax", "bus", "teleport", "destroy",
                        "mortgage_transfer", "trade_response"})
 # Decisions _run leaves alone (it settles covered debts and closes finished auctions).
 _WAITING = DECISIONS - {"debt", "auction"}
+_copy_turn_template = _TURN.copy  # (see _next_turn)
 CASINO_STAKE = 1000
 CASINO_POOL_ADD = 500
 JAIL_CARD_VALUE = 500  # RULES.md 9: a jail card counts 500 in the world balance check.
@@ -315,10 +317,19 @@ def _charge(ctx: Ctx, payer: int, to: int, amount: int, why: str, pot: bool = Fa
     if amount <= 0:
         return
     st = ctx.state
-    if to != BANK and st.players[to].bankrupt:
+    players = st.players
+    if to != BANK and players[to].bankrupt:
         to = BANK
-    if st.players[payer].cash >= amount:
-        _settle(ctx, payer, to, amount, why, pot, cut)
+    if players[payer].cash >= amount:
+        # (_settle inline: most charges are paid at once)
+        if to == BANK:
+            _pay_bank(ctx, payer, amount, pot)
+        else:
+            players[payer].cash -= amount
+            players[to].cash += amount - cut
+            st.bank += cut
+        if ctx.events is not None:
+            ctx.ev("pay", p=payer, to=to, amount=amount, why=why, tax=cut)
         return
     if liquidation_value(st, payer) < amount:
         ctx.ev("cannot_pay", p=payer, to=to, amount=amount, why=why)
@@ -359,11 +370,19 @@ def _run(ctx: Ctx) -> None:
                 continue
             return
         if k == "auction":
-            if _auction_over(top):
-                stack.pop()
-                _finish_auction(ctx, top)
-                continue
-            return
+            # (_auction_over inline: this runs after every bid and pass)
+            stage = top.get("stage")
+            if stage == "place":
+                return
+            if stage != "done":
+                passed = top["passed"]
+                leader = top["leader"]
+                for b in top["bidders"]:
+                    if b != leader and b not in passed:
+                        return  # still bidding
+            stack.pop()
+            _finish_auction(ctx, top)
+            continue
         if k in DECISIONS:
             return
         stack.pop()
@@ -444,21 +463,25 @@ _TASKS = {"land": _task_land, "pay": _task_pay, "move": _task_move, "next_turn":
 def _advance(ctx: Ctx, p: int, steps: int) -> None:
     """Move forward; passing or landing on GO/Start pays the salary, landing exactly on it the
     bonus too (RULES.md 3), unless the dynamic economy has stopped salaries (11)."""
-    st = ctx.state
-    pl = st.players[p]
+    pl = ctx.state.players[p]
     new = pl.pos + steps
     if new >= 40:
         new -= 40
-        r = ctx.rules
-        if (r.salary_stops_round is None and r.salary_stops_minutes is None) or salary_active(st):
-            amount = ctx.rules.salary + (ctx.rules.start_bonus if new == 0 else 0)
-            if amount:
-                _bank_pays(ctx, p, amount)
-                if ctx.events is not None:  # (hot path: skip building the record's fields)
-                    ctx.ev("salary", p=p, amount=amount)
+        _pass_start(ctx, p, new)
     pl.pos = new
     if ctx.events is not None:
         ctx.ev("move", p=p, to=new)
+
+
+def _pass_start(ctx: Ctx, p: int, new: int) -> None:
+    """The salary (and bonus) of a move that passes or lands on GO/Start, to square ``new``."""
+    r = ctx.rules
+    if (r.salary_stops_round is None and r.salary_stops_minutes is None) or salary_active(ctx.state):
+        amount = r.salary + (r.start_bonus if new == 0 else 0)
+        if amount:
+            _bank_pays(ctx, p, amount)
+            if ctx.events is not None:  # (hot path: skip building the record's fields)
+                ctx.ev("salary", p=p, amount=amount)
 
 
 def _advance_to(ctx: Ctx, p: int, target: int) -> None:
@@ -657,9 +680,13 @@ def _destroy_targets(st: GameState, p: int) -> list[int]:
 # Turns, rounds, the end
 # ---------------------------------------------------------------------------------------------
 
-def _next_turn(ctx: Ctx) -> None:
+def _next_turn(ctx: Ctx, p: int | None = None, a: dict | None = None) -> None:
+    """On to the next player. Also the end_turn action's handler (``a`` given), whose checks
+    come first: a call less on every turn."""
     st = ctx.state
     cur = st.current
+    if a is not None and (p != cur or st.stack or st.phase != "end_turn"):
+        _require_turn(st, p, "end_turn")  # raises, with the reason
     players = st.players
     pl = players[cur]
     if not pl.bankrupt and cur not in st.turn["timed_out"]:
@@ -678,12 +705,18 @@ def _next_turn(ctx: Ctx) -> None:
     new_round = (nxt - first) % n <= (cur - first) % n
     st.current = nxt
     st.phase = "roll"
-    st.turn = _new_turn()
+    # (state._new_turn inline, a call less on every turn; the template's copy method is bound
+    # at import, as a method of an imported name would be looked up as an attribute each time)
+    turn = _copy_turn_template()
+    turn["builds"] = {}
+    turn["timed_out"] = []
+    turn["dice"] = []
+    st.turn = turn
     if new_round:
         st.round += 1
     if ctx.events is not None:  # (hot path: skip building the record's fields)
         ctx.ev("turn", p=nxt, round=st.round)
-    if new_round:
+    if new_round and ctx.rules.mortgage_expiry_rounds is not None:  # (else _round_start has nothing to do)
         _round_start(ctx)
 
 
@@ -694,8 +727,15 @@ def _round_start(ctx: Ctx) -> None:
     expiry = ctx.rules.mortgage_expiry_rounds
     if expiry is None:
         return
-    due = [sq for sq in st.board.deeds
-           if st.mortgaged[sq] and st.mround[sq] is not None and st.mround[sq] + expiry <= st.round]
+    # Only deeds are ever mortgaged (an invariant), so the mortgaged squares in square order are
+    # the mortgaged deeds in deed order: compress finds them without a Python-level walk of
+    # every deed each round.
+    mround = st.mround
+    last = st.round - expiry  # mortgaged in this round or before: due
+    due = []  # (a loop, not a comprehension: no call of its own once a round)
+    for sq in compress(range(40), st.mortgaged):
+        if mround[sq] is not None and mround[sq] <= last:
+            due.append(sq)
     for sq in reversed(due):
         former = st.owner[sq]
         st.owner[sq] = NO_OWNER
@@ -882,7 +922,7 @@ def _drop_bidder(f: dict, p: int) -> None:
 
 def _auction_over(f: dict) -> bool:
     """Over when nobody is left bidding, or only the leader is (checked after every bid and
-    pass: a loop rather than building the list of the bidders left)."""
+    pass: a loop rather than building the list of the bidders left; _run has it inline)."""
     stage = f.get("stage")
     if stage == "done":
         return True
@@ -979,7 +1019,7 @@ def _act_bid(ctx: Ctx, p: int, a: dict) -> None:
     leader = f["leader"]
     if p == leader:
         raise IllegalAction("you already hold the highest bid")
-    if f["style"] == "rotating" and auction_askee(f) != p:
+    if f["style"] == "rotating" and f["bidders"][f["turn"]] != p:  # (auction_askee inline)
         raise IllegalAction("it is not your turn to bid")
     low = f["opening"] if leader == -1 else f["high"] + f["step"]
     if amount < low:
@@ -1012,7 +1052,7 @@ def _act_pass(ctx: Ctx, p: int, a: dict) -> None:
         raise IllegalAction("you are not bidding in this auction")
     if p == f["leader"]:
         raise IllegalAction("you hold the highest bid and cannot pass")
-    if f["style"] == "rotating" and auction_askee(f) != p:
+    if f["style"] == "rotating" and f["bidders"][f["turn"]] != p:  # (auction_askee inline)
         raise IllegalAction("it is not your turn to bid")
     _do_pass(ctx, f, p)
 
@@ -1106,10 +1146,11 @@ def _build_error(st: GameState, p: int, sq: int, free: bool = False, building: s
                 return f"a hotel needs {hbh} houses on every deed of the group"
         # (then no deed of the group has fewer buildings: the even-building check passes)
     elif rules.even_building:
-        # _eff(lv) > the group's lowest _eff (lv is not a hotel here, so _eff(lv) == lv)
+        # _eff(lv) > the group's lowest _eff. _eff keeps the order of the levels (a hotel, level
+        # HOTEL, is above every house count, and counts one above the most houses), so the raw
+        # levels compare the same way.
         for x in group:
-            lx = level[x]
-            if (hbh + 1 if lx == HOTEL else lx) < lv:
+            if level[x] < lv:
                 return "build evenly: another deed of the group has fewer buildings"
     if not free:
         limit = rules.builds_per_turn
@@ -1194,7 +1235,9 @@ def _act_build(ctx: Ctx, p: int, a: dict) -> None:
                            step=1, start=p, include_start=True, seller=p, building=building)
             st.stack[-1]["bidders"] = [q for q in st.stack[-1]["bidders"] if q in able]
             return
-    _pay_bank(ctx, p, st.board.squares[sq].build_cost)
+    cost = st.board.squares[sq].build_cost
+    st.players[p].cash -= cost  # (_pay_bank inline)
+    st.bank += cost
     _place_building(ctx, p, sq)
 
 
@@ -1221,11 +1264,10 @@ def _sell_error(st: GameState, p: int, sq: int) -> str | None:
         return f"{s.name} has no buildings"
     hbh = st.rules.houses_before_hotel
     if st.rules.even_building:
-        # _eff(lv) < the group's highest _eff, with _eff inline (a hotel counts hbh + 1)
-        e = hbh + 1 if lv == HOTEL else lv
+        # _eff(lv) < the group's highest _eff: the raw levels compare the same way (see
+        # _build_error)
         for x in st.board.group_of[sq]:
-            lx = level[x]
-            if (hbh + 1 if lx == HOTEL else lx) > e:
+            if level[x] > lv:
                 return "sell evenly: another deed of the group has more buildings"
     if lv == HOTEL and st.bank_houses is not None and st.bank_houses < hbh:
         return f"the bank has fewer than {hbh} houses to break the hotel: sell the whole group (sell_all)"
@@ -1658,17 +1700,17 @@ def _act_roll(ctx: Ctx, p: int, a: dict) -> None:
             st.stack.append({"k": "land", "p": p})  # the square first, then the M1 move
             return
         steps += speed
-    _advance(ctx, p, steps)
+    # (_advance inline: the roll's move)
+    new = pl.pos + steps
+    if new >= 40:
+        new -= 40
+        _pass_start(ctx, p, new)
+    pl.pos = new
+    if ctx.events is not None:
+        ctx.ev("move", p=p, to=new)
     # Nothing is stacked (a roll needs an empty stack): resolve the square now, as _run would
     # at once; skipping the land frame matters on this, the most common action.
     _land(ctx, p, None)
-
-
-def _act_end_turn(ctx: Ctx, p: int, a: dict) -> None:
-    st = ctx.state
-    if p != st.current or st.stack or st.phase != "end_turn":
-        _require_turn(st, p, "end_turn")  # raises, with the reason
-    _next_turn(ctx)
 
 
 def _jail_precheck(st: GameState, p: int) -> None:
@@ -1721,7 +1763,8 @@ def _act_buy(ctx: Ctx, p: int, a: dict) -> None:
     if st.players[p].cash < price:
         raise IllegalAction(f"not enough cash: the price is {price}")
     st.stack.pop()
-    _pay_bank(ctx, p, price)
+    st.players[p].cash -= price  # (_pay_bank inline)
+    st.bank += price
     st.owner[f["sq"]] = p
     st.board_log.append(f["sq"])
     if ctx.events is not None:
@@ -2018,7 +2061,7 @@ def _square_param(a: dict) -> int:
 
 
 _HANDLERS = {
-    "roll": _act_roll, "end_turn": _act_end_turn, "buy": _act_buy, "decline": _act_decline,
+    "roll": _act_roll, "end_turn": _next_turn, "buy": _act_buy, "decline": _act_decline,
     "bid": _act_bid, "pass": _act_pass, "pay_fine": _act_pay_fine, "use_card": _act_use_card,
     "build": _act_build, "sell": _act_sell, "sell_all": _act_sell_all, "mortgage": _act_mortgage,
     "unmortgage": _act_unmortgage, "keep_mortgaged": _act_keep_mortgaged, "propose": _act_propose,
@@ -2054,6 +2097,39 @@ def apply(state: GameState, action: dict, rng=None, events: bool = True) -> tupl
         _run(ctx)
     state.seq += 1
     return state, ctx.events if events else []
+
+
+def stepper(state: GameState, events: bool = False):
+    """``apply`` bound to one state, for a play loop: ``step(action)`` does what
+    ``apply(state, action, None, events)`` does (the same checks, the same IllegalAction with
+    the state untouched) and returns the events (None with ``events`` false).
+
+    It sets up its working context once, not on every action, so the caller must not swap the
+    state's rule set or board while it uses the stepper. (``apply`` calls on the same state in
+    between are fine: the stepper's context is its own.) simulate.play_game has its body inline:
+    keep the two, and apply's fast path, alike."""
+    ctx = Ctx(state, None, None)  # (rng: the game's own generator; rules and board: the state's)
+
+    def step(action):
+        # apply's fast path and checks, without the per-call context set-up
+        try:
+            handler = _HANDLERS[action["type"]]
+            p = action["player"]
+            ok = type(action) is dict and type(p) is int and p >= 0 and not state.players[p].bankrupt
+        except Exception:
+            ok = False
+        if not ok or state.over:
+            handler, p, _ = _checked(state, action)
+        if events:
+            ctx.events = []
+        handler(ctx, p, action)
+        stack = state.stack
+        if stack and stack[-1]["k"] not in _WAITING:
+            _run(ctx)
+        state.seq += 1
+        return ctx.events
+
+    return step
 
 
 def _checked(state: GameState, action: Any) -> tuple[Any, int, Ctx]:

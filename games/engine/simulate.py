@@ -23,7 +23,19 @@ from dataclasses import dataclass, field
 from . import invariants
 from .bots import make_bot
 from .errors import EngineError, IllegalAction
-from .rules import apply, legal_actions, new_game, set_clock, waiting_on
+from .rules import (
+    _HANDLERS,
+    _WAITING,
+    Ctx,
+    _checked,
+    _run,
+    apply,
+    legal_actions,
+    new_game,
+    set_clock,
+    stepper,
+    waiting_on,
+)
 from .ruleset import PRESET_NAMES, RuleSet
 from .state import GameState
 
@@ -76,31 +88,54 @@ def play_game(
     rng = random.Random(seed)
     if check:
         _check(state, seed, 0, None)
-    actions = turns = 0
+    turns = 0
     turn = state.turn
     round_ = state.round
     log: list[dict] = []
     choose = [bot.choose for bot in bots]  # (bound once, not looked up on every action)
-    while not state.over:
-        if actions >= max_actions:
-            raise SimulationError(
-                f"game with seed {seed} did not end within {max_actions} actions "
-                f"(round {state.round})"
-            )
-        if not state.stack:
-            seat = state.current  # what waiting_on says, without building the list
+    ctx = Ctx(state, None, None)  # (as rules.stepper: the game's generator, the state's rules)
+    handlers = _HANDLERS
+    watch = check or on_action is not None
+    # A for loop over the action cap: cheaper than counting the actions and testing the cap on
+    # every one. ``actions`` is how many have been applied before this one.
+    for actions in range(max_actions):
+        if state.over:
+            break
+        # (what waiting_on says, without the call and the list when one player is asked)
+        stack = state.stack
+        if not stack:
+            seat = state.current
+        elif (top := stack[-1])["k"] != "auction":
+            seat = top["p"]  # a decision waits on its player
+        elif top["style"] == "rotating" and top["stage"] != "place" and top["bidders"]:
+            seat = top["bidders"][top["turn"]]  # a rotating auction waits on its askee
         else:
             who = waiting_on(state)
             seat = who[0] if len(who) == 1 else who[rng.randrange(len(who))]
         action = choose[seat](state, seat, rng)
+        # rules.stepper's step inline, a call less on every action: apply's fast-path checks
+        # (_checked does the full ones), the handler, then the tasks it leaves.
         try:
-            apply(state, action, None, events)  # (positional: a keyword call costs more)
+            handler = handlers[action["type"]]
+            p = action["player"]
+            ok = type(action) is dict and type(p) is int and p >= 0 and not state.players[p].bankrupt
+        except Exception:
+            ok = False
+        try:
+            if not ok or state.over:
+                handler, p, _ = _checked(state, action)
+            if events:
+                ctx.events = []
+            handler(ctx, p, action)
+            stack = state.stack
+            if stack and stack[-1]["k"] not in _WAITING:
+                _run(ctx)
+            state.seq += 1
         except IllegalAction as e:
             raise SimulationError(
                 f"game with seed {seed}, action {actions}: the {bots[seat].name} bot of "
                 f"seat {seat} chose an illegal action {action}: {e}"
             ) from None
-        actions += 1
         if keep_log:
             log.append(action)
         if state.turn is not turn:
@@ -109,10 +144,18 @@ def play_game(
             if state.round != round_:
                 round_ = state.round
                 _tick(state, minutes_per_round)
-        if check:
-            _check(state, seed, actions, action)
-        if on_action is not None:
-            on_action(state, action)
+        if watch:
+            if check:
+                _check(state, seed, actions + 1, action)
+            if on_action is not None:
+                on_action(state, action)
+    else:
+        actions = max_actions
+        if not state.over:
+            raise SimulationError(
+                f"game with seed {seed} did not end within {max_actions} actions "
+                f"(round {state.round})"
+            )
     return GameResult(state, actions, turns, winners_of(state), log)
 
 
@@ -146,8 +189,9 @@ def play_actions(
 ) -> GameState:
     """Apply ``actions`` to ``state``, setting the clock as ``play_game`` does."""
     round_ = state.round
+    step = stepper(state, events)
     for action in actions:
-        apply(state, action, events=events)
+        step(action)
         if state.round != round_:
             round_ = state.round
             _tick(state, minutes_per_round)

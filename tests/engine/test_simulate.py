@@ -3,8 +3,13 @@
 from __future__ import annotations
 
 import json
+import random
 
-from games.engine import simulate
+import pytest
+
+from games.engine import IllegalAction, RuleSet, apply, new_game, simulate
+from games.engine.bots import make_bot
+from games.engine.rules import stepper, waiting_on
 
 
 def test_simulate_plays_whole_games_and_prints_the_figures(capsys):
@@ -121,3 +126,71 @@ def test_landing_study_prints_a_table(capsys):
     assert simulate.main(["--landing-study", "--turns", "500"]) == 0
     out = capsys.readouterr().out
     assert "In jail" in out and "Illinois Avenue" in out
+
+
+def test_stepper_plays_as_apply_does():
+    # The play loop's stepper: the same states and events as apply, and an illegal action
+    # raises with the state untouched.
+    rules = RuleSet.build("classic")
+    a, _ = new_game(rules, ["a", "b", "c"], seed=5)
+    b, _ = new_game(rules, ["a", "b", "c"], seed=5)
+    step = stepper(b, events=True)
+    bots = [make_bot("strategy") for _ in range(3)]
+    rng = random.Random(5)
+    for _ in range(300):
+        if a.over:
+            break
+        seat = waiting_on(a)[0]
+        action = bots[seat].choose(a, seat, rng)
+        _, events = apply(a, action)
+        assert step(dict(action)) == events
+        assert a.to_json() == b.to_json()
+        before = b.to_json()
+        for bad in ({"type": "end_turn", "player": (b.current + 1) % 3}, {"type": "fly", "player": seat},
+                    {"type": "roll", "player": True}, {"type": "roll", "player": -1}, ["roll"]):
+            with pytest.raises(IllegalAction):
+                step(bad)
+        assert b.to_json() == before
+    assert a.seq == b.seq > 100
+    assert stepper(b)({"type": "surrender", "player": b.current}) is None  # no events asked for
+
+
+def test_a_new_turn_starts_with_the_record_new_turn_makes():
+    # (_next_turn builds the record inline: it must stay what state._new_turn makes)
+    from games.engine.state import _new_turn
+
+    state, _ = new_game(RuleSet.build("classic"), ["a", "b"], seed=3)
+    while state.phase != "end_turn" or state.stack:
+        seat = waiting_on(state)[0]
+        apply(state, make_bot("strategy").choose(state, seat, random.Random(1)))
+    old = state.turn
+    apply(state, {"type": "end_turn", "player": state.current})
+    assert state.turn == _new_turn() and list(state.turn) == list(_new_turn())
+    assert state.turn["builds"] is not old["builds"] and state.turn["timed_out"] is not old["timed_out"]
+
+
+@pytest.mark.parametrize("bad", [{"type": "end_turn", "player": 0}, {"type": "roll", "player": True},
+                                 {"type": "fly", "player": 0}, ["roll"], {"type": "roll", "player": 9}])
+def test_play_game_reports_a_bot_choosing_an_illegal_action(bad):
+    class Stubborn:
+        name = "stubborn"
+
+        def choose(self, state, seat, rng):
+            return bad
+
+    with pytest.raises(simulate.SimulationError, match="chose an illegal action"):
+        simulate.play_game(RuleSet.build("classic"), [Stubborn(), Stubborn()], 1)
+
+
+def test_play_game_cap_counts_the_actions_applied():
+    bots = [make_bot("random"), make_bot("random")]
+    with pytest.raises(simulate.SimulationError, match="did not end within 7 actions"):
+        simulate.play_game(RuleSet.build("classic"), bots, 1, max_actions=7)
+    seen = []
+    result = simulate.play_game(RuleSet.build("classic"), [make_bot("strategy"), make_bot("strategy")], 2,
+                                on_action=lambda state, action: seen.append(state.seq), keep_log=True)
+    assert result.actions == len(seen) == len(result.log) == result.state.seq
+    assert seen == list(range(1, result.actions + 1))
+    again = simulate.play_game(RuleSet.build("classic"), [make_bot("strategy"), make_bot("strategy")], 2,
+                               max_actions=result.actions)
+    assert again.actions == result.actions and again.state.over
