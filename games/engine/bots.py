@@ -936,7 +936,7 @@ class StrategyBot:
         limit = rules.builds_per_turn
         builds = st.turn["builds"]
         # The level a deed may not be built beyond: a hotel, or the target unless rich.
-        cap = HOTEL if rich else min(self.build_target, HOTEL)
+        cap = HOTEL if rich else self.build_target if self.build_target < HOTEL else HOTEL
         for g in full:
             order, get = info.build_order[g]
             if pledged and any(get(mortgaged)):
@@ -948,7 +948,10 @@ class StrategyBot:
             # counts above hbh houses).
             levels = get(level)
             if hbh + 1 == HOTEL:
-                lv = min(levels)
+                lv = levels[0]  # (the lowest with a loop: min() parses keywords at every call)
+                for x in levels:
+                    if x < lv:
+                        lv = x
                 sq = order[levels.index(lv)]
             else:
                 sq, low = -1, 0
