@@ -380,11 +380,15 @@ def _group_rents(
             if top:
                 out.append((o, top))
             return out
-        for (x, table), o in zip(pairs, held, strict=True):
+        # (the holders by index, not zip(..., strict=True): a keyword call parses its
+        # arguments at every call in 3.11)
+        for i, (x, table) in enumerate(pairs):
+            o = held[i]
             if o >= 0 and not mortgaged[x]:
                 out.append((o, table[0] // 2))
         return out
-    for (x, table), o in zip(pairs, held, strict=True):
+    for i, (x, table) in enumerate(pairs):
+        o = held[i]
         if o >= 0 and not mortgaged[x]:
             out.append((o, table[held.count(o) - 1]))
     return out
