@@ -1161,11 +1161,14 @@ class StrategyBot:
     ) -> float:
         """``trade_gain`` of p giving the deeds ``mine`` for ``theirs`` and ``cash`` (net, with
         the cards), without the trade's dicts."""
-        # The deeds' worth before and after depends on the deeds alone: _price_offer asks
-        # about the same deeds with several amounts of cash, so it lends a memo for the call.
+        # The deeds' worth before and after depends on the deeds alone, and p's rivals and
+        # reserve on the state alone: _price_offer asks about the same deeds with several
+        # amounts of cash, so it lends a memo for the call (one partner per seat in it).
         memo = self._gain_memo
+        if memo is None:
+            memo = {}
         key = (p, partner, mine, theirs)
-        worth = memo.get(key) if memo is not None else None
+        worth = memo.get(key)  # (p's worth after less now, the partner's)
         if worth is None:
             info = board_info(st.board.name)
             after = list(st.owner)
@@ -1176,27 +1179,30 @@ class StrategyBot:
             for sq in theirs:
                 after[sq] = p
                 groups.add(info.group_name[sq])
-            worth = self.holding_values(st, p, partner, after, groups)
-            if memo is not None:
-                memo[key] = worth
-                # The same trade seen from the partner's side: the same four values, swapped.
-                memo[(partner, p, theirs, mine)] = (worth[2], worth[3], worth[0], worth[1])
-        me = worth[0] - worth[1] + cash
-        them = worth[2] - worth[3] - cash
-        if st.teammates(p, partner):
+            pa, pn, qa, qn = self.holding_values(st, p, partner, after, groups)
+            worth = memo[key] = (pa - pn, qa - qn)
+            # The same trade seen from the partner's side: the same values, swapped.
+            memo[(partner, p, theirs, mine)] = (qa - qn, pa - pn)
+        seat = memo.get(p)  # (the opponents p counts, its reserve less its cash); () teammates
+        if seat is None:
+            if st.teammates(p, partner):
+                seat = memo[p] = ()
+            else:
+                rivals = 0
+                team = st.players[p].team
+                for q, pl in enumerate(st.players):  # the opponents, counted
+                    if q != p and not pl.bankrupt and (team is None or pl.team != team):
+                        rivals += 1
+                seat = memo[p] = (max(1, rivals), self.reserve(st, p) - st.players[p].cash)
+        me = worth[0] + cash
+        them = worth[1] - cash
+        if not seat:  # teammates
             return me + them
-        rivals = 0
-        team = st.players[p].team
-        for q, pl in enumerate(st.players):  # the opponents, counted
-            if q != p and not pl.bankrupt and (team is None or pl.team != team):
-                rivals += 1
-        rivals = max(1, rivals)
         # Cash below the reserve is worth more than its face value.
-        short = self.reserve(st, p) - (st.players[p].cash + cash)
-        penalty = max(0, short) * 0.5
+        penalty = max(0, seat[1] - cash) * 0.5
         # The partner's gain counts half, even with a single rival: a game whose groups stay
         # split never ends, and swaps that give both sides a group are how it moves on.
-        return me - them * self.rival_weight / rivals - penalty
+        return me - them * self.rival_weight / seat[0] - penalty
 
     def _trade_response(self, st: GameState, p: int, f: dict) -> dict:
         t = st.trades[str(f["trade"])]
