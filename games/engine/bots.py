@@ -145,6 +145,18 @@ class BoardInfo:
             s.mortgage - (-s.mortgage // 10) if s.is_deed else 0 for s in board.squares
         )
         self.lift_60 = tuple(-(-s.price * 6 // 10) if s.is_deed else 0 for s in board.squares)
+        # For each deed, what ``StrategyBot._deed_value`` reads of its group: the group's other
+        # deeds, its factors by deeds held and a getter of its entries in a per-square list.
+        self.deed_terms = tuple(
+            (
+                tuple(x for x in sqs if x != sq),
+                self.value_factor[board[sq].group],
+                self.group_get[sq],
+            )
+            if sqs
+            else None
+            for sq, sqs in enumerate(board.group_of)
+        )
 
     def lift_costs(self, st: GameState) -> tuple[int, ...]:
         """Each square's ``unmortgage_cost`` under st's rules, as a table."""
@@ -781,37 +793,45 @@ class StrategyBot:
         key = (p, sq, st.mortgaged[sq])
         value = view.values.get(key)
         if value is None:
-            value = view.values[key] = self._deed_value(st, p, sq)
+            value = view.values[key] = self._deed_value(st, p, sq, view.info)
         return value
 
-    def _deed_value(self, st: GameState, p: int, sq: int) -> float:
-        info = board_info(st.board.name)
-        g = info.group_name[sq]
-        sqs = info.groups[g]
-        size = len(sqs)
-        factor = info.value_factor[g]
+    def _deed_value(self, st: GameState, p: int, sq: int, info: BoardInfo) -> float:
+        others, factor, get = info.deed_terms[sq]
         owner, price = st.owner, st.board.price
+        cost = price[sq]
         lift = info.lift_costs(st)[sq] if st.mortgaged[sq] else 0
-
-        def gain_for(q: int) -> float:
-            """What sq adds to q's holding of the group (its other deeds as they are)."""
-            held = worth = 0
-            for x in sqs:
-                if x != sq and owner[x] == q:
-                    held += 1
-                    worth += price[x]
-            return (worth + price[sq]) * factor[held + 1] - worth * factor[held] - lift
-
+        # What sq adds to p's holding of the group (its other deeds as they are).
+        held = worth = 0
+        for x in others:
+            if owner[x] == p:
+                held += 1
+                worth += price[x]
+        value = (worth + cost) * factor[held + 1] - worth * factor[held] - lift
+        # Blocking: half of what sq would add beyond its price for an opponent who holds all
+        # the rest of the group. (Such a seat is among the holders, but for a one-deed group;
+        # and only one seat holds all but one of three or more deeds.)
         block = 0.0
-        holders = info.group_get[sq](owner)  # (counted with tuple.count, not a generator)
+        holders = get(owner)  # (counted with tuple.count, not a generator)
+        rest = len(others)
         players = st.players
         team = players[p].team
-        for q, pl in enumerate(players):  # the opponents (a plain loop: no list on this hot path)
-            if q == p or pl.bankrupt or (team is not None and pl.team == team):
+        for q in holders if rest else range(len(players)):
+            if q < 0 or q == p or holders.count(q) != rest:
                 continue
-            if holders.count(q) == size - 1:
-                block = max(block, (gain_for(q) - price[sq]) / 2)
-        return gain_for(p) + max(0.0, block)
+            pl = players[q]
+            if pl.bankrupt or (team is not None and pl.team == team):
+                continue
+            held = worth = 0
+            for x in others:
+                if owner[x] == q:
+                    held += 1
+                    worth += price[x]
+            gain = (worth + cost) * factor[held + 1] - worth * factor[held] - lift
+            block = max(block, (gain - cost) / 2)
+            if rest > 1:
+                break
+        return value + max(0.0, block)
 
     # -- the turn ------------------------------------------------------------------------------
     def _own_turn(self, st: GameState, p: int, rng) -> dict:
