@@ -157,6 +157,9 @@ class BoardInfo:
             else None
             for sq, sqs in enumerate(board.group_of)
         )
+        # Each square's place in the order the strategy bot sells buildings to pay a debt: the
+        # higher, the sooner (the weakest group first, then the later square).
+        self.sell_key = tuple((self.rank.get(self.group_name[sq], 99), sq) for sq in range(40))
 
     def lift_costs(self, st: GameState) -> tuple[int, ...]:
         """Each square's ``unmortgage_cost`` under st's rules, as a table."""
@@ -316,36 +319,24 @@ def _tradeable(st: GameState, p: int, own: list[int] | None = None) -> list[int]
     return out
 
 
-def _raise_options(
-    st: GameState, p: int, view: Ownership
-) -> tuple[list[int], list[int], list[int]]:
-    """The squares of the sales, whole-group sales and mortgages ``legal_actions`` lists for p
-    (its free actions around p's own debt), found with the engine's own checks square by
-    square: much cheaper than the full list, and the debt decision needs nothing else."""
-    sells: list[int] = []
-    sell_alls: list[int] = []
+def _raise_options(st: GameState, p: int, view: Ownership) -> tuple[list[int], list[int]]:
+    """What p may do to raise money around its own debt, as ``legal_actions`` would list it:
+    the deeds with buildings (each a sale if ``_sell_error`` allows, and the first of each group
+    a sale of the whole group) and the mortgages, found with the engine's own checks square by
+    square (the sales are checked by the debt decision, only those it would choose): much
+    cheaper than the full list, and the debt decision needs nothing else."""
+    built: list[int] = []
     mortgages: list[int] = []
     if _money_timing_error(st, p) is not None:
-        return sells, sell_alls, mortgages
-    group_name = board_info(st.board.name).group_name
-    group_of = st.board.group_of
+        return built, mortgages
+    group_get = view.info.group_get
     level, mortgaged = st.level, st.mortgaged
-    seen = set()
     for sq in view.own_of(p):
         if level[sq]:
-            if _sell_error(st, p, sq) is None:
-                sells.append(sq)
-            g = group_name[sq]
-            if g not in seen:  # one sale of a whole group, named by its first built deed
-                seen.add(g)
-                sell_alls.append(sq)
-        elif not mortgaged[sq]:
-            for x in group_of[sq]:  # (a loop: cheaper than any() over a generator)
-                if level[x]:
-                    break
-            else:
-                mortgages.append(sq)
-    return sells, sell_alls, mortgages
+            built.append(sq)
+        elif not mortgaged[sq] and not any(group_get[sq](level)):
+            mortgages.append(sq)
+    return built, mortgages
 
 
 def _confirm(st: GameState, p: int, kind: str, sq: int) -> dict | None:
@@ -640,6 +631,15 @@ def ownership(st: GameState) -> Ownership:
     if view is None or view.players is not st.players or view.owner != st.owner:
         view = _ownership = Ownership(st)
     return view
+
+
+def _weakest_sale(st: GameState, p: int, built: list[int], sell_key: tuple) -> int | None:
+    """Of p's deeds ``built``, the one whose building the strategy bot sells first to pay a
+    debt, among those the engine lets p sell: the highest in ``BoardInfo.sell_key``."""
+    for sq in sorted(built, key=sell_key.__getitem__, reverse=True):
+        if _sell_error(st, p, sq) is None:
+            return sq
+    return None
 
 
 class StrategyBot:
@@ -1066,33 +1066,42 @@ class StrategyBot:
         that earn little (outside whole groups), then sell buildings, then mortgage the rest."""
         if f["p"] != p:
             return next(a for a in legal_actions(st, p) if a["type"] != "surrender")
-        info = board_info(st.board.name)
         view = ownership(st)  # (asked once: every deed below is valued under it)
-        sells, sell_alls, mortgages = _raise_options(st, p, view)
-        rank, group_name = info.rank, info.group_name
-
-        def cheap_mortgage(options: list[int]) -> dict:
-            sq = min(options, key=lambda x: (self.deed_value(st, p, x, view), x))
-            return {"type": "mortgage", "player": p, "square": sq}
-
-        def weakest_sell(options: list[int], kind: str = "sell") -> dict:
-            sq = max(options, key=lambda x: (rank.get(group_name[x], 99), x))
-            return {"type": kind, "player": p, "square": sq}
-
-        if st.rules.sell_back >= 0.75 and sells:
-            return weakest_sell(sells)
+        info = view.info
+        built, mortgages = _raise_options(st, p, view)
+        # (the sales checked only when one would be chosen: none, or not yet)
+        unsold = built
+        if built and st.rules.sell_back >= 0.75:
+            sq = _weakest_sale(st, p, built, info.sell_key)
+            if sq is not None:
+                return {"type": "sell", "player": p, "square": sq}
+            unsold = []
+        options = None
         if mortgages:
             # Deeds outside whole street groups earn little: mortgaged first.
             full = view.full[p]
-            idle = [x for x in mortgages if group_name[x] not in full]
-            if idle:
-                return cheap_mortgage(idle)
-        if sells:
-            return weakest_sell(sells)
-        if mortgages:
-            return cheap_mortgage(mortgages)
-        if sell_alls:
-            return weakest_sell(sell_alls, "sell_all")
+            group_name = info.group_name
+            options = [x for x in mortgages if group_name[x] not in full]
+        if not options:
+            if unsold:
+                sq = _weakest_sale(st, p, unsold, info.sell_key)
+                if sq is not None:
+                    return {"type": "sell", "player": p, "square": sq}
+            options = mortgages
+        if options:
+            sq = min(options, key=lambda x: (self.deed_value(st, p, x, view), x))
+            return {"type": "mortgage", "player": p, "square": sq}
+        if built:
+            # No sale allowed: one of a whole group, named by its first built deed.
+            seen = set()
+            firsts = []
+            for sq in built:
+                g = info.group_name[sq]
+                if g not in seen:
+                    seen.add(g)
+                    firsts.append(sq)
+            sq = max(firsts, key=info.sell_key.__getitem__)
+            return {"type": "sell_all", "player": p, "square": sq}
         return {"type": "surrender", "player": p}
 
     def _transfer(self, st: GameState, p: int) -> dict:
