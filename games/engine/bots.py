@@ -1050,14 +1050,19 @@ class StrategyBot:
             if f["what"] == "building"
             else int(self.deed_value(st, p, sq))
         )
-        limit = min(limit, cash - reserve // 2)
+        spare = cash - reserve // 2
+        if spare < limit:
+            limit = spare
         if low > limit:
             return {"type": "pass", "player": p}
         amount = low
         if f["style"] == "open":
-            # Jump bids keep open auctions short: about a tenth of the price at a time.
-            amount = min(limit, low + st.board.price[sq] // 10)
-        return {"type": "bid", "player": p, "amount": max(low, amount)}
+            # Jump bids keep open auctions short: about a tenth of the price at a time (never
+            # above the limit, which is at least the lowest bid).
+            amount += st.board.price[sq] // 10
+            if amount > limit:
+                amount = limit
+        return {"type": "bid", "player": p, "amount": amount}
 
     # -- money -----------------------------------------------------------------------------------
     def _debt(self, st: GameState, p: int, f: dict) -> dict:
