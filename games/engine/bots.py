@@ -828,10 +828,12 @@ class StrategyBot:
                     held += 1
                     worth += price[x]
             gain = (worth + cost) * factor[held + 1] - worth * factor[held] - lift
-            block = max(block, (gain - cost) / 2)
+            gain = (gain - cost) / 2
+            if gain > block:  # (comparisons rather than max(): block is never below 0.0)
+                block = gain
             if rest > 1:
                 break
-        return value + max(0.0, block)
+        return value + block
 
     # -- the turn ------------------------------------------------------------------------------
     def _own_turn(self, st: GameState, p: int, rng) -> dict:
@@ -1232,11 +1234,15 @@ class StrategyBot:
         them = worth[1] - cash
         if not seat:  # teammates
             return me + them
-        # Cash below the reserve is worth more than its face value.
-        penalty = max(0, seat[1] - cash) * 0.5
         # The partner's gain counts half, even with a single rival: a game whose groups stay
         # split never ends, and swaps that give both sides a group are how it moves on.
-        return me - them * self.rival_weight / seat[0] - penalty
+        gain = me - them * self.rival_weight / seat[0]
+        # Cash below the reserve is worth more than its face value. (A comparison rather than
+        # max(): no penalty is the same as subtracting 0.0.)
+        short = seat[1] - cash
+        if short > 0:
+            gain -= short * 0.5
+        return gain
 
     def _trade_response(self, st: GameState, p: int, f: dict) -> dict:
         t = st.trades[str(f["trade"])]
@@ -1291,7 +1297,7 @@ class StrategyBot:
                 continue
             if limit is None:
                 limit = st.players[p].cash - self.reserve(st, p)
-            most = min(limit, cap)
+            most = cap if cap < limit else limit  # (comparisons rather than min())
             if last is not None and last[1] is view and most <= last[2]:
                 continue
             if tradeable is None:
@@ -1301,7 +1307,9 @@ class StrategyBot:
             # Found or not, this offer waits a few rounds before it is looked at again.
             self._offers[sig] = (st.round, view, most)
             if t is None:
-                due = min(due, st.round + self.retry_offer_rounds)
+                again = st.round + self.retry_offer_rounds
+                if again < due:
+                    due = again
                 continue
             return {"type": "propose", "player": p, "to": q, "give": t["give"], "take": t["take"]}
         self._propose_idle = (p, list(st.owner), list(level), due)
