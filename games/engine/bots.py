@@ -1096,8 +1096,14 @@ class StrategyBot:
                     return {"type": "sell", "player": p, "square": sq}
             options = mortgages
         if options:
-            sq = min(options, key=lambda x: (self.deed_value(st, p, x, view), x))
-            return {"type": "mortgage", "player": p, "square": sq}
+            # The least valued, the first square of equals (a loop: cheaper than min() with a
+            # key function).
+            best = None
+            for x in options:
+                rank = (self.deed_value(st, p, x, view), x)
+                if best is None or rank < best:
+                    best = rank
+            return {"type": "mortgage", "player": p, "square": best[1]}
         if built:
             # No sale allowed: one of a whole group, named by its first built deed.
             seen = set()
