@@ -1235,7 +1235,7 @@ class StrategyBot:
                 for q, pl in enumerate(st.players):  # the opponents, counted
                     if q != p and not pl.bankrupt and (team is None or pl.team != team):
                         rivals += 1
-                seat = memo[p] = (max(1, rivals), self.reserve(st, p) - st.players[p].cash)
+                seat = memo[p] = (rivals or 1, self.reserve(st, p) - st.players[p].cash)
         me = worth[0] + cash
         them = worth[1] - cash
         if not seat:  # teammates
@@ -1281,7 +1281,7 @@ class StrategyBot:
             and idle[2] == st.level
         ):
             return None
-        info = board_info(st.board.name)
+        info = view.info
         level = st.level
         limit = tradeable = None
         due = _ANY_CASH  # the first round in which a skipped offer may be looked at again
@@ -1335,11 +1335,11 @@ class StrategyBot:
     def _find_offer(
         self, st: GameState, p: int, q: int, wanted: list[int], limit: int, tradeable: list[int]
     ) -> dict | None:
-        info = board_info(st.board.name)
+        view = ownership(st)
+        info = view.info
         groups = set(map(info.group_name.__getitem__, wanted))
         price = sum(map(st.board.price.__getitem__, wanted))
         owner = st.owner
-        view = ownership(st)
 
         def sweeteners():
             """Nothing, then deeds of groups q already holds a part of, those q values most
