@@ -300,14 +300,16 @@ class RandomBot:
         return {"type": "propose", "player": seat, "to": to, "give": give, "take": take}
 
 
-def _tradeable(st: GameState, p: int, own: list[int] | None = None) -> list[int]:
+def _tradeable(
+    st: GameState, p: int, own: list[int] | None = None, info: BoardInfo | None = None
+) -> list[int]:
     """p's deeds that may go into a trade: no buildings in their group, and mortgaged ones
     only where the rule set allows (the engine's trade check has the last word). ``own``:
-    the deeds p holds, in board order, when the caller has them."""
+    the deeds p holds, in board order, and ``info`` the board's, when the caller has them."""
     board = st.board
     allow_mortgaged = st.rules.trade_mortgaged == "yes"
     owner, level, mortgaged = st.owner, st.level, st.mortgaged
-    group_get = board_info(board.name).group_get
+    group_get = (board_info(board.name) if info is None else info).group_get
     out = []
     for sq in board.deeds if own is None else own:
         if owner[sq] != p:
@@ -724,13 +726,15 @@ class StrategyBot:
         return value
 
     def holding_values(
-        self, st: GameState, p: int, q: int, after: list[int], groups
+        self, st: GameState, p: int, q: int, after: list[int], groups, info: BoardInfo | None = None
     ) -> tuple[float, float, float, float]:
         """What p's and q's deeds in ``groups`` are worth to them under the owners ``after``
         and now, as (p after, p now, q after, q now): each the deeds' prices times the group's
         factor for as many as the seat holds (``BoardInfo.value_factor``), minus what lifting
-        its mortgages would cost. (The four in one pass over the squares.)"""
-        info = board_info(st.board.name)
+        its mortgages would cost. (The four in one pass over the squares.) ``info``: the
+        board's, when the caller has it."""
+        if info is None:
+            info = board_info(st.board.name)
         price = st.board.price
         owner, mortgaged = st.owner, st.mortgaged
         costs = info.lift_costs(st)
@@ -1221,7 +1225,7 @@ class StrategyBot:
             for sq in theirs:
                 after[sq] = p
                 groups.add(info.group_name[sq])
-            pa, pn, qa, qn = self.holding_values(st, p, partner, after, groups)
+            pa, pn, qa, qn = self.holding_values(st, p, partner, after, groups, info)
             worth = memo[key] = (pa - pn, qa - qn)
             # The same trade seen from the partner's side: the same values, swapped.
             memo[(partner, p, theirs, mine)] = (qa - qn, pa - pn)
@@ -1308,7 +1312,7 @@ class StrategyBot:
                 continue
             if tradeable is None:
                 # Below the reserve no amount of cash can be offered, and so no deed either.
-                tradeable = _tradeable(st, p, view.own_of(p)) if limit >= 0 else []
+                tradeable = _tradeable(st, p, view.own_of(p), info) if limit >= 0 else []
             t = self._price_offer(st, p, q, missing, limit, tradeable)
             # Found or not, this offer waits a few rounds before it is looked at again.
             self._offers[sig] = (st.round, view, most)
