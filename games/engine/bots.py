@@ -1079,14 +1079,23 @@ class StrategyBot:
             return next(a for a in legal_actions(st, p) if a["type"] != "surrender")
         view = ownership(st)  # (asked once: every deed below is valued under it)
         info = view.info
-        built, mortgages = _raise_options(st, p, view)
         # (the sales checked only when one would be chosen: none, or not yet)
-        unsold = built
-        if built and st.rules.sell_back >= 0.75:
-            sq = _weakest_sale(st, p, built, info.sell_key)
-            if sq is not None:
-                return {"type": "sell", "player": p, "square": sq}
+        if st.rules.sell_back >= 0.75:
+            # A sale comes first: the mortgages are looked for only if none is allowed.
+            level = st.level
+            built = []
+            for sq in view.own_of(p):
+                if level[sq]:
+                    built.append(sq)
+            if built and _money_timing_error(st, p) is None:
+                sq = _weakest_sale(st, p, built, info.sell_key)
+                if sq is not None:
+                    return {"type": "sell", "player": p, "square": sq}
+            built, mortgages = _raise_options(st, p, view)
             unsold = []
+        else:
+            built, mortgages = _raise_options(st, p, view)
+            unsold = built
         options = None
         if mortgages:
             # Deeds outside whole street groups earn little: mortgaged first.
