@@ -1277,11 +1277,13 @@ class StrategyBot:
         complete one of p's groups. Only offers p gains from and the partner should accept by
         the same valuation; at most one per turn; an offer is not repeated for a few rounds,
         nor until deeds change hands or p has more to spend."""
-        if st.turn["proposals"] >= self.proposals_per_turn:
-            return None
+        # (Most rolls have no group to complete: that is asked first, as the ownership view
+        # answers it at once, while a tunable read through self is a slow attribute lookup.)
         view = ownership(st)
         wanted = view.wanted[p]
         if not wanted:
+            return None
+        if st.turn["proposals"] >= self.proposals_per_turn:
             return None
         # Nothing to offer last time, with the same deeds and buildings, and no offer due again
         # before round ``idle[3]``: nothing now either.
