@@ -1238,7 +1238,9 @@ class StrategyBot:
             worth = memo[key] = (pa - pn, qa - qn)
             # The same trade seen from the partner's side: the same values, swapped.
             memo[(partner, p, theirs, mine)] = (qa - qn, pa - pn)
-        seat = memo.get(p)  # (the opponents p counts, its reserve less its cash); () teammates
+        # (the opponents p counts, its reserve less its cash, the weight of the partner's gain:
+        # a tunable, read once as its lookup through self is slow); () for teammates
+        seat = memo.get(p)
         if seat is None:
             if st.teammates(p, partner):
                 seat = memo[p] = ()
@@ -1248,14 +1250,15 @@ class StrategyBot:
                 for q, pl in enumerate(st.players):  # the opponents, counted
                     if q != p and not pl.bankrupt and (team is None or pl.team != team):
                         rivals += 1
-                seat = memo[p] = (rivals or 1, self.reserve(st, p) - st.players[p].cash)
+                short = self.reserve(st, p) - st.players[p].cash
+                seat = memo[p] = (rivals or 1, short, self.rival_weight)
         me = worth[0] + cash
         them = worth[1] - cash
         if not seat:  # teammates
             return me + them
         # The partner's gain counts half, even with a single rival: a game whose groups stay
         # split never ends, and swaps that give both sides a group are how it moves on.
-        gain = me - them * self.rival_weight / seat[0]
+        gain = me - them * seat[2] / seat[0]
         # Cash below the reserve is worth more than its face value. (A comparison rather than
         # max(): no penalty is the same as subtracting 0.0.)
         short = seat[1] - cash
