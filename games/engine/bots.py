@@ -146,10 +146,12 @@ class BoardInfo:
         )
         self.lift_60 = tuple(-(-s.price * 6 // 10) if s.is_deed else 0 for s in board.squares)
         # For each deed, what ``StrategyBot._deed_value`` reads of its group: the group's other
-        # deeds, its factors by deeds held and a getter of its entries in a per-square list.
+        # deeds and their number, its factors by deeds held and a getter of its entries in a
+        # per-square list.
         self.deed_terms = tuple(
             (
                 tuple(x for x in sqs if x != sq),
+                len(sqs) - 1,
                 self.value_factor[board[sq].group],
                 self.group_get[sq],
             )
@@ -801,7 +803,7 @@ class StrategyBot:
         return value
 
     def _deed_value(self, st: GameState, p: int, sq: int, info: BoardInfo) -> float:
-        others, factor, get = info.deed_terms[sq]
+        others, rest, factor, get = info.deed_terms[sq]
         owner, price = st.owner, st.board.price
         cost = price[sq]
         lift = info.lift_costs(st)[sq] if st.mortgaged[sq] else 0
@@ -817,13 +819,12 @@ class StrategyBot:
         # and only one seat holds all but one of three or more deeds.)
         block = 0.0
         holders = get(owner)  # (counted with tuple.count, not a generator)
-        rest = len(others)
         players = st.players
-        team = players[p].team
         for q in holders if rest else range(len(players)):
             if q < 0 or q == p or holders.count(q) != rest:
                 continue
             pl = players[q]
+            team = players[p].team
             if pl.bankrupt or (team is not None and pl.team == team):
                 continue
             held = worth = 0
