@@ -1102,7 +1102,10 @@ class StrategyBot:
             # Deeds outside whole street groups earn little: mortgaged first.
             full = view.full[p]
             group_name = info.group_name
-            options = [x for x in mortgages if group_name[x] not in full]
+            options = []  # (a loop: a comprehension is a call of its own)
+            for x in mortgages:
+                if group_name[x] not in full:
+                    options.append(x)
         if not options:
             if unsold:
                 sq = _weakest_sale(st, p, unsold, info.sell_key)
