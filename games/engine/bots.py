@@ -1050,14 +1050,16 @@ class StrategyBot:
         if cash < low:
             return {"type": "pass", "player": p}
         sq = f["sq"]
-        reserve = self.reserve(st, p)
+        # The cash it may spend first: when that is too little, whatever the deed is worth.
+        spare = cash - self.reserve(st, p) // 2
+        if low > spare:
+            return {"type": "pass", "player": p}
         # Up to half as much again as a building costs; a deed's worth to the bot.
         limit = (
             st.board[sq].build_cost * 3 // 2
             if f["what"] == "building"
             else int(self.deed_value(st, p, sq))
         )
-        spare = cash - reserve // 2
         if spare < limit:
             limit = spare
         if low > limit:
