@@ -646,6 +646,23 @@ def _weakest_sale(st: GameState, p: int, built: list[int], sell_key: tuple) -> i
     return None
 
 
+def _sweeteners(
+    bot: StrategyBot, st: GameState, q: int, tradeable: list[int], groups: set, view: Ownership
+) -> list[int]:
+    """The deeds the strategy bot may add to an offer to q (``StrategyBot._find_offer``): of
+    its ``tradeable`` deeds, up to three of groups q already holds a part of (not ``groups``),
+    those q values most first. Valuing them is the dear part, so they are listed only when
+    cash alone does not do."""
+    info = view.info
+    owner, group_name, group_get = st.owner, info.group_name, info.group_get
+    ranked = []  # (minus q's value, square): sorted, those q values most first
+    for x in tradeable:
+        if group_name[x] not in groups and q in group_get[x](owner):
+            ranked.append((-bot.deed_value(st, q, x, view), x))
+    ranked.sort()
+    return [x for _, x in ranked[:3]]
+
+
 class StrategyBot:
     """Plays by value; see the module docstring. Tunables are class attributes."""
 
@@ -1370,20 +1387,6 @@ class StrategyBot:
         for x in wanted:  # (a loop: cheaper than set() and sum() over maps for a deed or two)
             groups.add(group_name[x])
             price += board_price[x]
-
-        def sweeteners():
-            """Nothing, then deeds of groups q already holds a part of, those q values most
-            first: valued only when cash alone does not do (valuing them is the dear part)."""
-            yield None
-            owner, group_get = st.owner, info.group_get
-            ranked = []  # (minus q's value, square): sorted, those q values most first
-            for x in tradeable:
-                if group_name[x] not in groups and q in group_get[x](owner):
-                    ranked.append((-self.deed_value(st, q, x, view), x))
-            ranked.sort()
-            for _, x in ranked[:3]:
-                yield x
-
         margin = st.rules.start_cash // 100
         amounts = []  # (a loop: a comprehension is a call of its own)
         for c in (0, price // 4, price // 2, price, (3 * price) // 2, 2 * price, 3 * price):
@@ -1395,25 +1398,30 @@ class StrategyBot:
         # (the gains asked of _gain directly: no trade dicts until one is worth offering)
         take = tuple(wanted)
         gain = self._gain
-        for sweet in sweeteners():
-            give = () if sweet is None else (sweet,)
+        most = amounts[-1]
+        give = ()  # nothing, then each of the sweeteners (listed when cash alone does not do)
+        sweets = None
+        while True:
             # q values more cash more: if the most p would pay is not enough, nothing is.
-            if gain(st, q, p, take, give, amounts[-1]) <= margin:
-                continue
-            for c in amounts:
-                if gain(st, q, p, take, give, c) > margin:
-                    # The least cash q accepts: offer it if p still gains.
-                    if gain(st, p, q, give, take, -c) > margin:
-                        t = {
-                            "from": p,
-                            "to": q,
-                            "give": {"cash": c, "squares": list(give), "cards": 0},
-                            "take": {"cash": 0, "squares": list(wanted), "cards": 0},
-                        }
-                        if _trade_error(st, t) is None:
-                            return t
-                    break
-        return None
+            if gain(st, q, p, take, give, most) > margin:
+                for c in amounts:
+                    if gain(st, q, p, take, give, c) > margin:
+                        # The least cash q accepts: offer it if p still gains.
+                        if gain(st, p, q, give, take, -c) > margin:
+                            t = {
+                                "from": p,
+                                "to": q,
+                                "give": {"cash": c, "squares": list(give), "cards": 0},
+                                "take": {"cash": 0, "squares": list(wanted), "cards": 0},
+                            }
+                            if _trade_error(st, t) is None:
+                                return t
+                        break
+            if sweets is None:
+                sweets = _sweeteners(self, st, q, tradeable, groups, view)
+            if not sweets:
+                return None
+            give = (sweets.pop(0),)
 
 
 BOTS = {"random": RandomBot, "strategy": StrategyBot}
