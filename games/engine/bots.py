@@ -1304,12 +1304,11 @@ class StrategyBot:
         the same valuation; at most one per turn; an offer is not repeated for a few rounds,
         nor until deeds change hands or p has more to spend."""
         # (Most rolls have no group to complete: that is asked first, as the ownership view
-        # answers it at once, while a tunable read through self is a slow attribute lookup.)
+        # answers it at once, and the proposals left last, as a tunable read through self is
+        # a slow attribute lookup.)
         view = ownership(st)
         wanted = view.wanted[p]
         if not wanted:
-            return None
-        if st.turn["proposals"] >= self.proposals_per_turn:
             return None
         # Nothing to offer last time, with the same deeds and buildings, and no offer due again
         # before round ``idle[3]``: nothing now either.
@@ -1321,6 +1320,8 @@ class StrategyBot:
             and idle[1] == st.owner
             and idle[2] == st.level
         ):
+            return None
+        if st.turn["proposals"] >= self.proposals_per_turn:
             return None
         info = view.info
         level, price = st.level, st.board.price
