@@ -333,13 +333,17 @@ def _raise_options(st: GameState, p: int, view: Ownership) -> tuple[list[int], l
     mortgages: list[int] = []
     if _money_timing_error(st, p) is not None:
         return built, mortgages
-    group_get = view.info.group_get
+    group_of = st.board.group_of
     level, mortgaged = st.level, st.mortgaged
     for sq in view.own_of(p):
         if level[sq]:
             built.append(sq)
-        elif not mortgaged[sq] and not any(group_get[sq](level)):
-            mortgages.append(sq)
+        elif not mortgaged[sq]:
+            for x in group_of[sq]:  # (a loop: cheaper than any() over a generator)
+                if level[x]:
+                    break
+            else:
+                mortgages.append(sq)
     return built, mortgages
 
 
