@@ -644,7 +644,11 @@ def ownership(st: GameState) -> Ownership:
 def _weakest_sale(st: GameState, p: int, built: list[int], sell_key: tuple) -> int | None:
     """Of p's deeds ``built``, the one whose building the strategy bot sells first to pay a
     debt, among those the engine lets p sell: the highest in ``BoardInfo.sell_key``."""
-    for sq in sorted(built, key=sell_key.__getitem__, reverse=True):
+    ranked = []  # (the keys themselves sorted: cheaper than a key function)
+    for sq in built:
+        ranked.append(sell_key[sq])
+    ranked.sort(reverse=True)
+    for _, sq in ranked:
         if _sell_error(st, p, sq) is None:
             return sq
     return None
