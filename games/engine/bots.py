@@ -764,7 +764,6 @@ class StrategyBot:
             info = board_info(st.board.name)
         price = st.board.price
         owner, mortgaged = st.owner, st.mortgaged
-        costs = info.lift_costs(st)
         groups_of, value_factor = info.groups, info.value_factor
         pa = pn = qa = qn = 0.0
         for g in groups:
@@ -799,6 +798,7 @@ class StrategyBot:
             if held_qn:
                 qn += worth_qn * factor[held_qn]
             if pledged:
+                costs = info.lift_costs(st)
                 for x in sqs:
                     if mortgaged[x]:
                         o = after[x]
