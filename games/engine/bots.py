@@ -687,6 +687,13 @@ class StrategyBot:
         self._propose_idle: Any = None  # (seat, owners, levels, round when an offer is due)
         self._reserves: dict[int, tuple] = {}  # seat -> (turn, ownership view, reserve)
         self._gain_memo: dict | None = None  # set only while _price_offer runs
+        # The tunables, copied onto the instance: hot paths read them, and in 3.11 reading an
+        # instance attribute is several times cheaper than a class attribute through self. (A
+        # subclass's values are the ones copied; set a tunable on the instance to change it.)
+        self.build_target = self.build_target
+        self.proposals_per_turn = self.proposals_per_turn
+        self.retry_offer_rounds = self.retry_offer_rounds
+        self.rival_weight = self.rival_weight
 
     # -- entry point ---------------------------------------------------------------------------
     def choose(self, state: GameState, seat: int, rng) -> dict:
