@@ -443,10 +443,11 @@ class RentTable:
                     best[o] = r
         return best
 
-    def updated(self, st: GameState) -> RentTable:
-        """The table for st, from this one: a new object, as another thread may be reading
-        this one (``_rent_table_of`` swaps the shared reference, which is atomic). Only the
-        groups of the squares that changed are worked out again (usually one or two)."""
+    def update(self, st: GameState) -> None:
+        """Bring the table up to st's board, in place: only the groups of the squares that
+        changed are worked out again (usually one or two). A table serves one game (one list
+        of players, see ``_rent_table_of``), and a game's state is not used by two threads at
+        once, so no thread can read a table while another updates it."""
         owner, level, mortgaged = st.owner, st.level, st.mortgaged
         o, lv, m = self.owner, self.level, self.mortgaged
         # The squares that changed: those the engine noted in the board's log since this table
@@ -473,16 +474,15 @@ class RentTable:
             if m != mortgaged:
                 changed += compress(_SQUARES, map(ne, m, mortgaged))
                 m = list(mortgaged)
-        new = RentTable.__new__(RentTable)
-        info = new.info = self.info
-        new.players, new.log, new.seen = self.players, log, len(log)
-        new.owner, new.level, new.mortgaged = o, lv, m
+        info = self.info
+        self.log, self.seen = log, len(log)
+        self.owner, self.level, self.mortgaged = o, lv, m
         if len(changed) > 12:  # much of the board at once: every group afresh
-            new.by_group = [_group_rents(g, owner, level, mortgaged) for g in info.rent_groups]
-            new.best = new._combine(len(self.best))
-            new._rank()
-            return new
-        by_group, best = new.by_group, new.best = list(self.by_group), list(self.best)
+            self.by_group = [_group_rents(g, owner, level, mortgaged) for g in info.rent_groups]
+            self.best = self._combine(len(self.best))
+            self._rank()
+            return
+        by_group, best = self.by_group, self.best
         index = info.rent_group_index
         # (one changed square, the common case, without building a set)
         groups = (index[changed[0]],) if len(changed) == 1 else {index[sq] for sq in changed}
@@ -507,20 +507,20 @@ class RentTable:
                 if r > best[a]:
                     best[a] = r
         if lowered:
-            best = new.best = new._combine(len(best))
+            best = self.best = self._combine(len(best))
         # (``_rank`` inline)
         ranked = sorted(best)
-        top = new.top = ranked[-1]
-        new.first = best.index(top)
-        new.second = ranked[-2] if len(ranked) > 1 else 0
-        return new
+        top = self.top = ranked[-1]
+        self.first = best.index(top)
+        self.second = ranked[-2] if len(ranked) > 1 else 0
 
 
-# The rents table of the last board a strategy bot looked at. Every bot of a game asks about the
+# The rents table of the last game a strategy bot looked at. Every bot of a game asks about the
 # same board, and each seat's worst rent is the highest rent of the other owners' deeds, so one
 # table serves all seats (rather than one pass per seat). A pure function of the board, so
-# sharing it between bots and games changes nothing they decide; a table is never changed once
-# shared, so threads running bots of different games at once each read a whole one.
+# sharing it between bots changes nothing they decide. Another game gets a new table (the old
+# one is never changed again), so threads running bots of different games at once each read
+# a table of their own.
 _rent_table: RentTable | None = None
 
 
@@ -544,7 +544,7 @@ def _rent_table_of(st: GameState) -> RentTable:
     if table is None or table.players is not st.players:
         table = _rent_table = RentTable(st)
     elif table.owner != st.owner or table.level != st.level or table.mortgaged != st.mortgaged:
-        table = _rent_table = table.updated(st)
+        table.update(st)
     return table
 
 
@@ -1380,12 +1380,15 @@ class StrategyBot:
             for x in missing:  # (a loop: cheaper than sum() over a map for a deed or two)
                 cap += price[x]
             cap *= 3
-            if last is not None and last[1] is view and cap <= last[2]:
+            # (The same owners: the same view, or one made afresh for them, as when bots of
+            # other games asked in between.)
+            same = last is not None and (last[1] is view or last[1].owner == view.owner)
+            if same and cap <= last[2]:
                 continue
             if limit is None:
                 limit = st.players[p].cash - self.reserve(st, p)
             most = cap if cap < limit else limit  # (comparisons rather than min())
-            if last is not None and last[1] is view and most <= last[2]:
+            if same and most <= last[2]:
                 continue
             if tradeable is None:
                 # Below the reserve no amount of cash can be offered, and so no deed either.

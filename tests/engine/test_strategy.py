@@ -231,3 +231,39 @@ def test_the_lift_cost_tables_match_the_rules():
             assert [costs[sq] for sq in st.board.deeds] == [
                 unmortgage_cost(st, sq) for sq in st.board.deeds
             ]
+
+
+def test_strategy_games_in_threads_play_as_they_do_one_after_another():
+    # The bots share their views of the board between seats, and a game's views are replaced,
+    # never changed, when another game is asked about: games played by bots in several threads
+    # at once (a threaded server) must go exactly as they do alone.
+    import sys
+    import threading
+
+    from games.engine.bots import make_bot
+    from games.engine.ruleset import RuleSet
+    from games.engine.simulate import play_game
+
+    jobs = [("classic", 21), ("world-classic", 22), ("classic", 23), ("world-teams", 24)]
+
+    def play(preset, seed):
+        bots = [make_bot("strategy") for _ in range(4)]
+        return play_game(RuleSet.build(preset), bots, seed, keep_log=True).log
+
+    alone = [play(preset, seed) for preset, seed in jobs]
+    together: list = [None] * len(jobs)
+
+    def worker(i):
+        together[i] = play(*jobs[i])
+
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)  # (switch threads as often as the interpreter allows)
+    try:
+        threads = [threading.Thread(target=worker, args=(i,)) for i in range(len(jobs))]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+    finally:
+        sys.setswitchinterval(interval)
+    assert together == alone
