@@ -936,7 +936,8 @@ class StrategyBot:
         # when there is something): the mortgages of p it could pay off, p's among the few
         # mortgaged squares (C-level compress; a plain loop, cheaper than a comprehension).
         lift = []
-        if st.mortgaged != _UNMORTGAGED:
+        pledged = st.mortgaged != _UNMORTGAGED  # (else no mortgage to lift, nor a group to skip)
+        if pledged:
             owner = st.owner
             costs = info.lift_costs(st)
             mortgages = False
@@ -954,7 +955,7 @@ class StrategyBot:
         maybe_rich = cash > st.rules.start_cash
         first = None  # the build choice with all the cash, reused below when it still holds
         if not lift:
-            first = self._build_choice(st, info, full, cash, maybe_rich)
+            first = self._build_choice(st, info, full, cash, maybe_rich, pledged)
             if first is None and not (maybe_rich and st.bank_houses == 0):
                 return None
         reserve = self.reserve(st, p, view)
@@ -984,7 +985,7 @@ class StrategyBot:
             # Nothing with all the cash and (if rich) rich: nothing with less either.
             sq = None
         else:
-            sq = self._build_choice(st, info, full, cash - reserve, rich)
+            sq = self._build_choice(st, info, full, cash - reserve, rich, pledged)
         if sq is not None:
             return _confirm(st, p, "build", sq)
         if rich and st.bank_houses == 0:
@@ -992,14 +993,14 @@ class StrategyBot:
         return None
 
     def _build_choice(
-        self, st: GameState, info: BoardInfo, full: list[str], spendable: int, rich: bool
+        self, st: GameState, info: BoardInfo, full: list[str], spendable: int, rich: bool, pledged: bool
     ) -> int | None:
         """The deed to build on next: the lowest of the best group that may still grow (up to
         ``build_target`` unless rich; the dearer deed first), with the cost within ``spendable``
         and a building in the bank. The engine's own checks (even building, builds per turn)
-        are mirrored here, and ``_confirm`` has the last word."""
+        are mirrored here, and ``_confirm`` has the last word. ``pledged``: whether any deed
+        is mortgaged (else no group is skipped for a mortgage)."""
         level, mortgaged = st.level, st.mortgaged
-        pledged = mortgaged != _UNMORTGAGED  # (else no group has a mortgage to skip it for)
         rules = st.rules
         hbh = rules.houses_before_hotel
         limit = rules.builds_per_turn
