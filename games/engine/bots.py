@@ -684,7 +684,7 @@ class StrategyBot:
         # Memory is only an optimisation: a fresh bot per decision (as the site makes them)
         # plays the same, bar repeating a refused offer sooner.
         self._offers: dict[tuple, tuple] = {}  # (partner, deeds) -> (round, ownership, budget)
-        self._propose_idle: Any = None  # (seat, owners, levels, round when an offer is due)
+        self._propose_idle: Any = None  # (seat, ownership view, levels, round when an offer is due)
         self._reserves: dict[int, tuple] = {}  # seat -> (turn, ownership view, reserve)
         self._gain_memo: dict | None = None  # set only while _price_offer runs
         # The tunables, copied onto the instance: hot paths read them, and in 3.11 reading an
@@ -1348,7 +1348,7 @@ class StrategyBot:
             idle is not None
             and st.round < idle[3]
             and idle[0] == p
-            and idle[1] == st.owner
+            and (idle[1] is view or idle[1].owner == view.owner)  # (the same owners)
             and idle[2] == st.level
         ):
             return None
@@ -1403,7 +1403,7 @@ class StrategyBot:
                     due = again
                 continue
             return {"type": "propose", "player": p, "to": q, "give": t["give"], "take": t["take"]}
-        self._propose_idle = (p, list(st.owner), list(level), due)
+        self._propose_idle = (p, view, list(level), due)
         return None
 
     def _price_offer(
