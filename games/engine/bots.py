@@ -1005,6 +1005,8 @@ class StrategyBot:
         hbh = rules.houses_before_hotel
         limit = rules.builds_per_turn
         builds = st.turn["builds"]
+        if not builds:
+            limit = None  # (nothing built yet this turn: no group is at the limit)
         # The level a deed may not be built beyond: a hotel, or the target unless rich.
         cap = HOTEL if rich else self.build_target if self.build_target < HOTEL else HOTEL
         for g in full:
