@@ -100,7 +100,7 @@ class BoardInfo:
         self.build_order = {}
         for g, sqs in self.street_groups.items():
             order = tuple(sorted(sqs, key=lambda x: (-board.price[x], sqs.index(x))))
-            self.build_order[g] = (order, _getter(order))
+            self.build_order[g] = (order, _getter(order), {})  # ({}: the build choice's memo)
         # Hot-path tables: street groups best first, every deed group with its kind, and each
         # square's rents and dice multipliers.
         self.ranked = tuple((g, self.street_groups[g]) for g in self.build_rank)
@@ -1010,7 +1010,7 @@ class StrategyBot:
         # The level a deed may not be built beyond: a hotel, or the target unless rich.
         cap = HOTEL if rich else self.build_target if self.build_target < HOTEL else HOTEL
         for g in full:
-            order, get = info.build_order[g]
+            order, get, lowest = info.build_order[g]
             if pledged and any(get(mortgaged)):
                 continue
             if limit is not None and builds.get(g, 0) >= limit:
@@ -1020,11 +1020,12 @@ class StrategyBot:
             # counts above hbh houses).
             levels = get(level)
             if hbh + 1 == HOTEL:
-                lv = levels[0]  # (the lowest with a loop: min() parses keywords at every call)
-                for x in levels:
-                    if x < lv:
-                        lv = x
-                sq = order[levels.index(lv)]
+                # (remembered per group by its levels: a few hundred cases at most)
+                low = lowest.get(levels)
+                if low is None:
+                    lv = min(levels)
+                    low = lowest[levels] = (order[levels.index(lv)], lv)
+                sq, lv = low
             else:
                 sq, low = -1, 0
                 for x, lx in zip(order, levels, strict=True):
