@@ -1077,10 +1077,11 @@ class StrategyBot:
         price = st.board.price[sq]
         cash = st.players[p].cash
         if cash >= price:
-            reserve = self.reserve(st, p)
+            view = ownership(st)  # (asked once, for the reserve and the deed's value)
+            reserve = self.reserve(st, p, view)
             if cash - price >= reserve:
                 return {"type": "buy", "player": p}
-            if cash - price >= reserve // 3 and self.deed_value(st, p, sq) >= 1.3 * price:
+            if cash - price >= reserve // 3 and self.deed_value(st, p, sq, view) >= 1.3 * price:
                 return {"type": "buy", "player": p}
         return {"type": "decline", "player": p}
 
@@ -1099,15 +1100,16 @@ class StrategyBot:
         if cash < low:
             return {"type": "pass", "player": p}
         sq = f["sq"]
+        view = ownership(st)  # (asked once, for the reserve and the deed's value)
         # The cash it may spend first: when that is too little, whatever the deed is worth.
-        spare = cash - self.reserve(st, p) // 2
+        spare = cash - self.reserve(st, p, view) // 2
         if low > spare:
             return {"type": "pass", "player": p}
         # Up to half as much again as a building costs; a deed's worth to the bot.
         limit = (
             st.board[sq].build_cost * 3 // 2
             if f["what"] == "building"
-            else int(self.deed_value(st, p, sq))
+            else int(self.deed_value(st, p, sq, view))
         )
         if spare < limit:
             limit = spare
