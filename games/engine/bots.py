@@ -1011,8 +1011,14 @@ class StrategyBot:
         cap = HOTEL if rich else self.build_target if self.build_target < HOTEL else HOTEL
         for g in full:
             order, get, lowest = info.build_order[g]
-            if pledged and any(get(mortgaged)):
-                continue
+            if pledged:
+                blocked = False  # a deed of the group is mortgaged (a loop: cheaper than any())
+                for x in order:
+                    if mortgaged[x]:
+                        blocked = True
+                        break
+                if blocked:
+                    continue
             if limit is not None and builds.get(g, 0) >= limit:
                 continue
             # The lowest deed, the dearer first on a tie, the first of equals: the group's
