@@ -267,3 +267,38 @@ def test_strategy_games_in_threads_play_as_they_do_one_after_another():
     finally:
         sys.setswitchinterval(interval)
     assert together == alone
+
+
+def test_strategy_games_played_action_by_action_in_turn_go_as_alone():
+    # The same in one thread, exactly: two games advanced an action each in turn (the bots'
+    # shared views switch game at every step) go as each goes alone.
+    from games.engine.bots import make_bot
+    from games.engine.rules import apply, new_game, waiting_on
+    from games.engine.ruleset import RuleSet
+    from games.engine.simulate import default_names
+
+    def game(preset, seed):
+        state, _ = new_game(RuleSet.build(preset), default_names(4), seed=seed, events=False)
+        bots = [make_bot("strategy") for _ in range(4)]
+        rng = random.Random(seed)
+        log = []
+        while not state.over:
+            who = waiting_on(state)
+            seat = who[0] if len(who) == 1 else who[rng.randrange(len(who))]
+            action = bots[seat].choose(state, seat, rng)
+            apply(state, action, None, False)
+            log.append(action)
+            yield log
+
+    jobs = [("classic", 21), ("world-classic", 22)]
+    alone = [list(game(*job))[-1] for job in jobs]
+    steps = [game(*job) for job in jobs]
+    logs: list = [None] * len(jobs)
+    live = set(range(len(jobs)))
+    while live:
+        for i in sorted(live):
+            try:
+                logs[i] = next(steps[i])
+            except StopIteration:
+                live.discard(i)
+    assert logs == alone
