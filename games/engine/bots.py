@@ -507,12 +507,8 @@ class RentTable:
                 if r > best[a]:
                     best[a] = r
         if lowered:
-            best = self.best = self._combine(len(best))
-        # (``_rank`` inline)
-        ranked = sorted(best)
-        top = self.top = ranked[-1]
-        self.first = best.index(top)
-        self.second = ranked[-2] if len(ranked) > 1 else 0
+            self.best = self._combine(len(best))
+        self._rank()
 
 
 # The rents table of the last game a strategy bot looked at. Every bot of a game asks about the

@@ -72,16 +72,9 @@ class StateRng:
         return self._next() % 20 == 0
 
     def shuffle(self, items: list) -> None:
-        # (_next inline, the masks written out: the world decks are reshuffled as they run out)
-        st = self.state
-        s = st.rng
         for i in range(len(items) - 1, 0, -1):
-            s = (s + 0x9E3779B97F4A7C15) & 0xFFFFFFFFFFFFFFFF
-            z = ((s ^ (s >> 30)) * 0xBF58476D1CE4E5B9) & 0xFFFFFFFFFFFFFFFF
-            z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & 0xFFFFFFFFFFFFFFFF
-            j = (z ^ (z >> 31)) % (i + 1)
+            j = self._next() % (i + 1)
             items[i], items[j] = items[j], items[i]
-        st.rng = s
 
 
 class ScriptedRng:

@@ -25,13 +25,12 @@ from .cards import JAIL_CARDS, card_deck, card_effect, deck_order
 from .dice import StateRng, seed_to_state
 from .errors import IllegalAction
 from .ruleset import RuleSet
-from .state import _TURN, BANK, HOTEL, NO_OWNER, GameState
+from .state import BANK, HOTEL, NO_OWNER, GameState, _new_turn
 
 DECISIONS = frozenset({"buy", "auction", "debt", "casino", "income_tax", "bus", "teleport", "destroy",
                        "mortgage_transfer", "trade_response"})
 # Decisions _run leaves alone (it settles covered debts and closes finished auctions).
 _WAITING = DECISIONS - {"debt", "auction"}
-_copy_turn_template = _TURN.copy  # (see _next_turn)
 CASINO_STAKE = 1000
 CASINO_POOL_ADD = 500
 JAIL_CARD_VALUE = 500  # RULES.md 9: a jail card counts 500 in the world balance check.
@@ -705,13 +704,7 @@ def _next_turn(ctx: Ctx, p: int | None = None, a: dict | None = None) -> None:
     new_round = (nxt - first) % n <= (cur - first) % n
     st.current = nxt
     st.phase = "roll"
-    # (state._new_turn inline, a call less on every turn; the template's copy method is bound
-    # at import, as a method of an imported name would be looked up as an attribute each time)
-    turn = _copy_turn_template()
-    turn["builds"] = {}
-    turn["timed_out"] = []
-    turn["dice"] = []
-    st.turn = turn
+    st.turn = _new_turn()
     if new_round:
         st.round += 1
     if ctx.events is not None:  # (hot path: skip building the record's fields)

@@ -156,7 +156,7 @@ def test_stepper_plays_as_apply_does():
 
 
 def test_a_new_turn_starts_with_the_record_new_turn_makes():
-    # (_next_turn builds the record inline: it must stay what state._new_turn makes)
+    # Ending a turn starts the next with a fresh record, as state._new_turn makes it.
     from games.engine.state import _new_turn
 
     state, _ = new_game(RuleSet.build("classic"), ["a", "b"], seed=3)
