@@ -245,3 +245,42 @@ class GameAction(models.Model):
 
     def __str__(self) -> str:
         return f"game {self.game_id} action {self.seq}: {self.action.get('type', '?')}"
+
+
+class Replay(models.Model):
+    """A game record made ready for the replay viewer (games/records.py): what starts the game
+    and, in its chunks, the position every CHECKPOINT_EVERY actions with the actions after it,
+    so that a step costs one chunk's read and replay. Either a finished game's (made at its
+    first replay) or the record a user uploaded last (one a user: a new upload replaces it)."""
+
+    game = models.OneToOneField(Game, null=True, blank=True, on_delete=models.CASCADE, related_name="replay")
+    owner = models.OneToOneField(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.CASCADE,
+                                 related_name="uploaded_replay")
+    start = models.JSONField()  # rules, seed, names, teams: the record without its actions
+    steps = models.PositiveIntegerField()  # the record's actions
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [models.CheckConstraint(
+            condition=(models.Q(game__isnull=False, owner__isnull=True)
+                       | models.Q(game__isnull=True, owner__isnull=False)),
+            name="replay_of_a_game_or_an_upload")]
+
+    def __str__(self) -> str:
+        return f"replay of game {self.game_id}" if self.game_id else f"replay uploaded by user {self.owner_id}"
+
+
+class ReplayChunk(models.Model):
+    """The position after ``index * CHECKPOINT_EVERY`` actions of a replay's record and the
+    (at most) CHECKPOINT_EVERY actions that follow it."""
+
+    replay = models.ForeignKey(Replay, on_delete=models.CASCADE, related_name="chunks")
+    index = models.PositiveIntegerField()
+    state = models.JSONField()
+    actions = models.JSONField()
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["replay", "index"], name="replay_chunk_unique_index")]
+
+    def __str__(self) -> str:
+        return f"replay {self.replay_id} chunk {self.index}"

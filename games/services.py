@@ -14,15 +14,29 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
-from django.db import connection, transaction
+from django.contrib.auth import get_user_model
+from django.db import IntegrityError, connection, transaction
 from django.db.models import Case, Value, When
 from django.db.models.functions import Cast
 from django.utils import timezone, translation
 from django.utils.translation import gettext_lazy as _
 
+from games import records
 from games.engine import GameState, IllegalAction, RuleSet, apply, new_game, set_clock, waiting_on
 from games.engine.errors import EngineError, InvalidRules
-from games.models import AuctionRow, DeckRow, DeedRow, Game, GameAction, Invitation, Seat, Table, TradeRow
+from games.models import (
+    AuctionRow,
+    DeckRow,
+    DeedRow,
+    Game,
+    GameAction,
+    Invitation,
+    Replay,
+    ReplayChunk,
+    Seat,
+    Table,
+    TradeRow,
+)
 from games.refusals import SiteRefusal
 
 # RULES.md 4 and 10: live bidders get 20 s, live debtors 60 s; other decisions the preset's
@@ -558,14 +572,37 @@ def game_timeout(*, game_id: int, now: datetime | None = None) -> int:
     return sub.actions
 
 
-def game_replay(*, record: dict) -> list[GameState]:
-    """States after each action of a game record (rules, seed, names, teams, actions)."""
-    rules = RuleSet.from_json(record["rules"])
-    state, _events = new_game(rules, record["names"], record["seed"], teams=record.get("teams"))
-    states = [state.copy()]
-    for a in record["actions"]:
-        if a.get("clock") is not None:
-            set_clock(state, a["clock"])
-        apply(state, {k: v for k, v in a.items() if k != "clock"}, events=False)
-        states.append(state.copy())
-    return states
+def _replay_create(record: dict, chunks: list[records.Checkpoint], **owner: Any) -> Replay:
+    replay = Replay.objects.create(start=records.start_of(record), steps=len(record["actions"]), **owner)
+    ReplayChunk.objects.bulk_create(
+        [ReplayChunk(replay=replay, index=c.index, state=c.state, actions=c.actions) for c in chunks],
+        batch_size=100)
+    return replay
+
+
+def game_replay(*, game: Game) -> Replay:
+    """A finished game's replay: prepared at its first viewing (the game replayed once from its
+    log), then read a chunk at a time (games/records.py)."""
+    replay = Replay.objects.filter(game=game).first()
+    if replay is not None:
+        return replay
+    record = records.game_record(game)
+    chunks = records.checkpoints(record)
+    try:
+        with transaction.atomic():
+            return _replay_create(record, chunks, game=game)
+    except IntegrityError:
+        # Another viewer prepared it in the meantime.
+        return Replay.objects.get(game=game)
+
+
+def replay_upload(*, owner, record: dict) -> Replay:
+    """A record ``owner`` uploaded (shaped as ``records.parse_record`` checks), prepared for the
+    replay viewer in place of the one they uploaded before. Raises records.RecordError, writing
+    nothing, when the engine refuses the record."""
+    chunks = records.checkpoints(record)  # the one replay of the record, before any lock is taken
+    with transaction.atomic():
+        # One upload of a user at a time (a double click): the later one replaces the earlier.
+        get_user_model().objects.select_for_update().filter(pk=owner.pk).first()
+        Replay.objects.filter(owner=owner).delete()
+        return _replay_create(record, chunks, owner=owner)

@@ -9,10 +9,10 @@ posts, and the view redirects back to the page with a message.
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from django.contrib import messages
+from django.contrib.auth.decorators import login_required
 from django.db.models import Q
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseForbidden, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -20,24 +20,21 @@ from django.urls import reverse
 from django.utils.text import capfirst
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
+from django.views.decorators.csrf import csrf_exempt, csrf_protect
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import reswap, retarget
 
-from games import services
-from games.engine import GameState, RuleSet, apply, new_game, set_clock
-from games.engine.errors import EngineError
+from games import records, services
+from games.engine import GameState
 from games.engine.events import describe
-from games.models import Game, GameAction, Seat, Table
+from games.models import Game, GameAction, Replay, Seat, Table
 from games.refusals import translate_refusal
 from games.views import present
 from games.views.api import seat_actions
 from games.views.play_forms import FormError, parse_action, prefill_from
 
-RECORD_FORMAT = "monopoly-record/1"
 POLL_SECONDS = {Table.Pace.LIVE: 2, Table.Pace.CORRESPONDENCE: 15}
 LOG_PAGE = 20
-MAX_RECORD_BYTES = 2 * 1024 * 1024
-SESSION_RECORD = "uploaded_record"
 # What a move by someone without a seat gets: programs match the English, people read it in
 # their language.
 NOT_A_PLAYER = gettext_noop("Only the players of this game may make moves.")
@@ -271,15 +268,6 @@ def act(request: HttpRequest, game_id: int) -> HttpResponse:
 # Records and replays
 # ---------------------------------------------------------------------------------------------
 
-def game_record(game: Game) -> dict[str, Any]:
-    """The game as a record the engine replays exactly: rule set, seed, names, teams, actions."""
-    rows = list(GameAction.objects.filter(game_id=game.pk).order_by("seq").values_list("seq", "action"))
-    start = next(a for seq, a in rows if seq == 0)
-    return {"format": RECORD_FORMAT, "rules": start["rules"], "seed": start["seed"],
-            "names": [str(n) for n in start["names"]], "teams": start.get("teams"),
-            "actions": [a for seq, a in rows if seq != 0]}
-
-
 def _finished(request: HttpRequest, game_id: int) -> Game:
     game, _seats, _me = _load(request, game_id)
     if game.status == Game.Status.ACTIVE:
@@ -291,83 +279,29 @@ def _finished(request: HttpRequest, game_id: int) -> Game:
 @require_GET
 def record(request: HttpRequest, game_id: int) -> HttpResponse:
     game = _finished(request, game_id)
-    response = JsonResponse(game_record(game), json_dumps_params={"separators": (",", ":")})
+    response = JsonResponse(records.game_record(game), json_dumps_params={"separators": (",", ":")})
     response["Content-Disposition"] = f'attachment; filename="monopoly-game-{game.pk}.json"'
     return response
 
 
-class RecordError(ValueError):
-    pass
-
-
-def replay_states(record: dict[str, Any]) -> list[GameState]:
-    """Every position of a record, checked: a record the engine refuses raises RecordError."""
-    if not isinstance(record, dict):
-        raise RecordError(_("A game record is a JSON object."))
-    if record.get("format") != RECORD_FORMAT:
-        raise RecordError(_("Unknown record format %(format)s (expected %(expected)s).") % {
-            "format": json.dumps(record.get("format"))[:40], "expected": RECORD_FORMAT})
-    names, actions, seed = record.get("names"), record.get("actions"), record.get("seed")
-    if not isinstance(names, list) or not all(isinstance(n, str) and n for n in names):
-        raise RecordError(_("The record's names must be a list of player names."))
-    if isinstance(seed, bool) or not isinstance(seed, int):
-        raise RecordError(_("The record's seed must be a whole number."))
-    if not isinstance(actions, list) or not all(isinstance(a, dict) for a in actions):
-        raise RecordError(_("The record's actions must be a list of actions."))
-    if not isinstance(record.get("rules"), dict):
-        raise RecordError(_("The record's rule set is missing."))
-    try:
-        RuleSet.from_json(record["rules"])
-    except (EngineError, KeyError, TypeError, ValueError) as e:
-        raise RecordError(_("The record's rule set is not valid: %(reason)s.") % {
-            "reason": translate_refusal(e)}) from e
-    try:
-        state, _events = new_game(RuleSet.from_json(record["rules"]), names, seed, teams=record.get("teams"),
-                                  events=False)
-    except (EngineError, TypeError, ValueError) as e:
-        raise RecordError(_("The engine cannot start this game: %(reason)s.") % {
-            "reason": translate_refusal(e)}) from e
-    # The same steps as services.game_replay, one at a time, to name the action the engine refuses.
-    states = [state.copy()]
-    for i, a in enumerate(actions, start=1):
-        try:
-            if a.get("clock") is not None:
-                set_clock(state, a["clock"])
-            apply(state, {k: v for k, v in a.items() if k != "clock"}, events=False)
-        except (EngineError, TypeError, ValueError) as e:
-            raise RecordError(_("Action %(n)d of the record (%(type)s) is refused by the engine: %(reason)s.") % {
-                "n": i, "type": str(a.get("type"))[:20], "reason": translate_refusal(e)}) from e
-        states.append(state.copy())
-    return states
-
-
-def _replay_context(record: dict[str, Any], states: list[GameState], step: int) -> dict[str, Any]:
-    actions = record["actions"]
-    step = max(0, min(step, len(actions)))
-    state = states[step]
+def _replay_context(replay: Replay, step: int | None) -> dict[str, Any]:
+    """One step of a prepared record (games/records.py: one chunk read, at most
+    CHECKPOINT_EVERY actions replayed), as the replay page shows it."""
+    pos = records.replay_position(replay=replay, step=step)
+    state, action, steps = pos.state, pos.action, pos.steps
     names = [p.name for p in state.players]
-    # The events of this step, computed again from the position before it.
-    if step == 0:
-        _s, events = new_game(RuleSet.from_json(record["rules"]), record["names"], record["seed"],
-                              teams=record.get("teams"))
-        action = None
-    else:
-        before = states[step - 1].copy()
-        action = actions[step - 1]
-        if action.get("clock") is not None:
-            set_clock(before, action["clock"])
-        _s, events = apply(before, {k: v for k, v in action.items() if k != "clock"})
     players = present.players_view(state, me=None)
     seat = action.get("player") if action else None
     return {
         "state": state, "players": players, "squares": present.board_view(state, players),
         "decision": present.decision_text(state), "dice": present.dice_view(state.last_dice),
-        "economy": present.economy_view(state), "last_card": present.last_card(events, names),
-        "step": step, "steps": len(actions), "prev": max(0, step - 1), "next": min(len(actions), step + 1),
+        "economy": present.economy_view(state), "last_card": present.last_card(pos.events, names),
+        "step": pos.step, "steps": steps, "prev": max(0, pos.step - 1), "next": min(steps, pos.step + 1),
         "action": action, "action_label": present.move_label(str(action.get("type", ""))) if action else "",
         "actor": names[seat] if isinstance(seat, int) and 0 <= seat < len(names) else None,
-        "lines": [describe(e, names, state.board, gettext=_) for e in events],
+        "lines": [describe(e, names, state.board, gettext=_) for e in pos.events],
         "board_name": state.board.name, "readonly": True, "rules": state.rules,
+        "replayed": pos.replayed,
     }
 
 
@@ -381,49 +315,68 @@ def _render_replay(request: HttpRequest, ctx: dict[str, Any]) -> HttpResponse:
 def replay(request: HttpRequest, game_id: int) -> HttpResponse:
     """Step through a finished game, move by move."""
     game = _finished(request, game_id)
-    rec = game_record(game)
-    states = services.game_replay(record=rec)
-    step = _int_param(request, "step")
-    ctx = _replay_context(rec, states, len(rec["actions"]) if step is None else step)
+    ctx = _replay_context(services.game_replay(game=game), _int_param(request, "step"))
     ctx.update(game=game, table=game.table, title=game.table.name,
                base_url=reverse("games:game_replay", args=[game.pk]),
                record_url=reverse("games:game_record", args=[game.pk]))
     return _render_replay(request, ctx)
 
 
+def _upload_refused(request: HttpRequest, error: str) -> HttpResponse:
+    return render(request, "games/record_upload.html", {"error": error, "max_mb": records.MAX_RECORD_BYTES // 2**20},
+                  status=400)
+
+
+# A multipart body carries the file and a few fields (the CSRF token, the part headers).
+_UPLOAD_OVERHEAD = 64 * 1024
+
+
+@login_required
+@csrf_exempt
 @require_http_methods(["GET", "POST"])
 def record_upload(request: HttpRequest) -> HttpResponse:
-    """Upload a game record to step through it; it stays in the session, never in the database."""
-    error = None
+    """Upload a game record to step through it: kept, prepared (games/records.py), as the
+    uploader's one uploaded record until they upload another.
+
+    A body larger than a record may be is refused before anything reads it: the CSRF check is
+    therefore made here, after that test, rather than by the middleware, which would read (and
+    store) the whole upload first (Django's pattern for changing how uploads are read)."""
+    if request.method == "POST":
+        try:
+            length = int(request.META.get("CONTENT_LENGTH") or 0)
+        except ValueError:
+            length = 0
+        if length > records.MAX_RECORD_BYTES + _UPLOAD_OVERHEAD:
+            return _upload_refused(request, records.too_large_message())
+    return _record_upload(request)
+
+
+@csrf_protect
+def _record_upload(request: HttpRequest) -> HttpResponse:
     if request.method == "POST":
         upload = request.FILES.get("record")
         if upload is None:
-            error = _("Choose a game record file (.json) to upload.")
-        elif upload.size > MAX_RECORD_BYTES:
-            error = _("That file is too large for a game record (at most 2 MB).")
-        else:
-            try:
-                data = json.loads(upload.read().decode("utf-8"))
-                replay_states(data)
-            except (UnicodeDecodeError, json.JSONDecodeError):
-                error = _("That file is not JSON: a game record is the .json file a finished game offers.")
-            except RecordError as e:
-                error = str(e)
-            else:
-                request.session[SESSION_RECORD] = data
-                return redirect(reverse("games:record_replay") + f"?step={len(data['actions'])}")
-    return render(request, "games/record_upload.html", {"error": error}, status=400 if error else 200)
+            return _upload_refused(request, _("Choose a game record file (.json) to upload."))
+        if upload.size > records.MAX_RECORD_BYTES:
+            return _upload_refused(request, records.too_large_message())
+        try:
+            record = records.parse_record(upload.read())
+            services.replay_upload(owner=request.user, record=record)
+        except records.RecordError as e:
+            return _upload_refused(request, str(e))
+        return redirect(reverse("games:record_replay") + f"?step={len(record['actions'])}")
+    return render(request, "games/record_upload.html", {"error": None, "max_mb": records.MAX_RECORD_BYTES // 2**20})
 
 
+@login_required
 @require_GET
 def record_replay(request: HttpRequest) -> HttpResponse:
-    rec = request.session.get(SESSION_RECORD)
-    if rec is None:
+    """Step through the record the user uploaded last."""
+    replay = Replay.objects.filter(owner=request.user).first()
+    if replay is None:
         messages.info(request, _("Upload a game record to view it."))
         return redirect("games:record_upload")
-    states = replay_states(rec)
-    step = _int_param(request, "step")
-    ctx = _replay_context(rec, states, len(rec["actions"]) if step is None else step)
+    ctx = _replay_context(replay, _int_param(request, "step"))
     ctx.update(game=None, title=_("Uploaded game record"), base_url=reverse("games:record_replay"),
                record_url=None)
     return _render_replay(request, ctx)

@@ -26,8 +26,8 @@ from django.utils import translation
 from games import refusals
 from games.engine import PRESET_NAMES, IllegalAction, InvalidRules, RuleSet, apply, new_game
 from games.engine.rules import legal_actions, set_clock, waiting_on
+from games.records import RECORD_FORMAT, RecordError, checkpoints, parse_record
 from games.refusals import REFUSALS, Refusal, match_refusal, translate_refusal
-from games.views.play import RECORD_FORMAT, RecordError, replay_states
 from tests.games.play_helpers import start_game
 from tests.games.test_i18n import LOCALE_DIR, read_po
 
@@ -554,6 +554,6 @@ def test_a_refused_record_names_the_engines_reason_in_catalan():
               "actions": [{"type": "build", "player": 0, "square": 39}]}
 
     with translation.override("ca"), pytest.raises(RecordError) as refused:
-        replay_states(json.loads(json.dumps(record)))
+        checkpoints(parse_record(json.dumps(record).encode()))
 
     assert "no tens Boardwalk" in str(refused.value)
