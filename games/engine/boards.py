@@ -44,6 +44,7 @@ class Board:
     def __init__(self, data: dict):
         self.name: str = data["name"]
         self.level_names: tuple[str, str] = tuple(data.get("level_names", ("house", "hotel")))
+        self.currency: str = data.get("currency", "$")
         self.group_info: dict[str, dict] = data["groups"]
         self.squares: tuple[Square, ...] = tuple(Square(s) for s in data["squares"])
         if len(self.squares) != 40 or any(s.index != i for i, s in enumerate(self.squares)):

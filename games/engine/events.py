@@ -20,8 +20,8 @@ from .cards import card_text
 BANK = -1
 
 
-def _money(amount: int) -> str:
-    return f"${amount:,}"
+def _money(amount: int, currency: str = "$") -> str:
+    return f"{currency}{amount:,}"
 
 
 def _english(message: str) -> str:
@@ -62,6 +62,24 @@ def describe(event: dict, names: list[str], board: Board,
                 return gettext("transfer fee")
         return why
 
+    def money(n: int) -> str:
+        return _money(n, board.currency)
+
+    def side(part: dict) -> str:
+        # What one side of a trade gives (RULES.md 9): cash, deeds, jail cards.
+        items = [money(part["cash"])] if part.get("cash") else []
+        items += [board.name_of(i) for i in part.get("squares", ()) if isinstance(i, int) and 0 <= i < 40]
+        cards = part.get("cards") or 0
+        if cards == 1:
+            items.append(gettext("a jail card"))
+        elif cards:
+            items.append(gettext("{n} jail cards").format(n=cards))
+        if not items:
+            return gettext("nothing")
+        if len(items) == 1:
+            return items[0]
+        return gettext("{items} and {last}").format(items=", ".join(items[:-1]), last=items[-1])
+
     amount = event.get("amount", 0)
     house, hotel = board.level_names
     match e:
@@ -73,7 +91,7 @@ def describe(event: dict, names: list[str], board: Board,
         case "dealt":
             if event.get("price"):
                 return gettext("{who} is dealt {square} for {price}.").format(
-                    who=who(), square=sq(), price=_money(event["price"]))
+                    who=who(), square=sq(), price=money(event["price"]))
             return gettext("{who} is dealt {square}.").format(who=who(), square=sq())
         case "turn":
             return gettext("Round {round}: {who}'s turn.").format(round=event["round"], who=who())
@@ -92,14 +110,14 @@ def describe(event: dict, names: list[str], board: Board,
             return gettext("{who} moves to {square}.").format(who=who(), square=sq("to"))
         case "salary":
             return gettext("{who} collects {amount} salary.").format(
-                who=who(), amount=_money(amount))
+                who=who(), amount=money(amount))
         case "buy":
             return gettext("{who} buys {square} for {price}.").format(
-                who=who(), square=sq(), price=_money(event["price"]))
+                who=who(), square=sq(), price=money(event["price"]))
         case "decline":
             return gettext("{who} declines to buy {square}.").format(who=who(), square=sq())
         case "auction":
-            parts = {"square": sq(), "price": _money(event["opening"])}
+            parts = {"square": sq(), "price": money(event["opening"])}
             match event["what"]:
                 case "expiry":
                     text = gettext("Auction of {square} (mortgage expired), opening at {price}.")
@@ -118,20 +136,20 @@ def describe(event: dict, names: list[str], board: Board,
                     text = gettext("Auction of {square}, opening at {price}.")
             return text.format(**parts)
         case "bid":
-            return gettext("{who} bids {amount}.").format(who=who(), amount=_money(amount))
+            return gettext("{who} bids {amount}.").format(who=who(), amount=money(amount))
         case "pass":
             return gettext("{who} passes.").format(who=who())
         case "auction_won":
             return gettext("{who} wins the auction of {square} for {amount}.").format(
-                who=who(), square=sq(), amount=_money(amount))
+                who=who(), square=sq(), amount=money(amount))
         case "auction_unsold":
             return gettext("No bids for {square}.").format(square=sq())
         case "rent":
-            parts = {"who": who(), "amount": _money(amount), "owner": who("owner"), "square": sq()}
+            parts = {"who": who(), "amount": money(amount), "owner": who("owner"), "square": sq()}
             if event.get("tax"):
                 return gettext("{who} owes {amount} rent to {owner} for {square} "
                                "({tax} rent tax to the bank).").format(
-                    tax=_money(event["tax"]), **parts)
+                    tax=money(event["tax"]), **parts)
             return gettext("{who} owes {amount} rent to {owner} for {square}.").format(**parts)
         case "no_rent":
             match event.get("why"):
@@ -146,9 +164,9 @@ def describe(event: dict, names: list[str], board: Board,
             return gettext("No rent on {square}: {why}.").format(square=sq(), why=why)
         case "pay":
             return gettext("{who} pays {amount} to {to} ({why}).").format(
-                who=who(), amount=_money(amount), to=who("to"), why=reason(event.get("why", "")))
+                who=who(), amount=money(amount), to=who("to"), why=reason(event.get("why", "")))
         case "collect":
-            return gettext("{who} collects {amount}.").format(who=who(), amount=_money(amount))
+            return gettext("{who} collects {amount}.").format(who=who(), amount=money(amount))
         case "card":
             # Card texts are marked for translation in cards.py and translated here.
             return gettext("{who} draws: {card}").format(
@@ -187,7 +205,7 @@ def describe(event: dict, names: list[str], board: Board,
         case "jail_fine_due":
             return gettext("{who} failed a third time and must pay the fine.").format(who=who())
         case "income_tax":
-            parts = {"who": who(), "amount": _money(amount)}
+            parts = {"who": who(), "amount": money(amount)}
             match event["choice"]:
                 case "flat":
                     return gettext("{who} pays income tax: {amount} (flat).").format(**parts)
@@ -196,11 +214,11 @@ def describe(event: dict, names: list[str], board: Board,
             return f"{parts['who']} pays income tax: {parts['amount']} ({event['choice']})."
         case "free_parking":
             return gettext("{who} takes the Free Parking pot of {amount}.").format(
-                who=who(), amount=_money(amount))
+                who=who(), amount=money(amount))
         case "casino":
             parts = {"who": who(), "numbers": ", ".join(map(str, event["numbers"])),
-                     "die": event["die"], "won": _money(event["won"]),
-                     "pool": _money(event.get("pool") or 0)}
+                     "die": event["die"], "won": money(event["won"]),
+                     "pool": money(event.get("pool") or 0)}
             if event["won"] and event.get("pool"):
                 text = gettext("{who} stakes on {numbers}; the die shows {die}: wins {won} "
                                "and the jackpot of {pool}.")
@@ -254,7 +272,7 @@ def describe(event: dict, names: list[str], board: Board,
             return text.format(**parts)
         case "sell":
             return gettext("{who} sells a building on {square} for {amount}.").format(
-                who=who(), square=sq(), amount=_money(event["refund"]))
+                who=who(), square=sq(), amount=money(event["refund"]))
         case "shortage":
             match event["building"]:
                 case "house":
@@ -264,20 +282,29 @@ def describe(event: dict, names: list[str], board: Board,
             return f"The bank is short of {event['building']}s: it goes to auction."
         case "mortgage":
             return gettext("{who} mortgages {square} for {amount}.").format(
-                who=who(), square=sq(), amount=_money(amount))
+                who=who(), square=sq(), amount=money(amount))
         case "unmortgage":
             return gettext("{who} lifts the mortgage on {square} for {amount}.").format(
-                who=who(), square=sq(), amount=_money(amount))
+                who=who(), square=sq(), amount=money(amount))
         case "keep_mortgaged":
             return gettext("{who} keeps {square} mortgaged and pays {amount}.").format(
-                who=who(), square=sq(), amount=_money(amount))
+                who=who(), square=sq(), amount=money(amount))
         case "expired":
             return gettext("The mortgage on {square} has expired: "
                            "the deed goes to auction.").format(square=sq())
         case "trade_proposed":
+            if "give" in event and "take" in event:
+                return gettext("{who} offers {to} a trade (#{trade}): {give} for {take}.").format(
+                    who=who(), to=who("to"), trade=event["trade"], give=side(event["give"]),
+                    take=side(event["take"]))
             return gettext("{who} offers {to} a trade (#{trade}).").format(
                 who=who(), to=who("to"), trade=event["trade"])
         case "trade_accepted":
+            # Events stored before the accepted trade carried its contents say only its number.
+            if "give" in event and "take" in event and "proposer" in event:
+                return gettext("Trade #{trade} is accepted: {proposer} gives {give}; {who} gives "
+                               "{take}.").format(trade=event["trade"], proposer=who("proposer"), who=who(),
+                                                 give=side(event["give"]), take=side(event["take"]))
             return gettext("Trade #{trade} is accepted.").format(trade=event["trade"])
         case "trade_rejected":
             return gettext("Trade #{trade} is rejected.").format(trade=event["trade"])
@@ -285,11 +312,11 @@ def describe(event: dict, names: list[str], board: Board,
             return gettext("Trade #{trade} is withdrawn.").format(trade=event["trade"])
         case "debt":
             return gettext("{who} owes {amount} to {to} and must raise the money.").format(
-                who=who(), amount=_money(amount), to=who("to"))
+                who=who(), amount=money(amount), to=who("to"))
         case "debt_settled":
             return gettext("{who} has paid the debt.").format(who=who())
         case "cannot_pay":
-            return gettext("{who} cannot pay {amount}.").format(who=who(), amount=_money(amount))
+            return gettext("{who} cannot pay {amount}.").format(who=who(), amount=money(amount))
         case "bankrupt":
             if event.get("to") in (None, BANK):
                 return gettext("{who} is bankrupt.").format(who=who())

@@ -1591,7 +1591,8 @@ def _act_accept(ctx: Ctx, p: int, a: dict) -> None:
             if st.mortgaged[sq] and st.rules.trade_mortgaged == "yes":
                 transfers.append({"k": "mortgage_transfer", "p": receiver, "sq": sq})
     if ctx.events is not None:
-        ctx.ev("trade_accepted", trade=t["id"], p=p)
+        # The contents too, so that the log says what changed hands (the offer may be long gone).
+        ctx.ev("trade_accepted", trade=t["id"], p=p, proposer=a_, give=t["give"], take=t["take"])
     for f in reversed(transfers):
         st.stack.append(f)
 
