@@ -20,6 +20,7 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
+from django.utils.formats import number_format
 from django.utils.translation import gettext as _
 
 from games.engine import GameState, RuleSet, apply, new_game, set_clock
@@ -143,7 +144,8 @@ def check_record(record: Any) -> None:
         raise RecordError(_("The record's actions must be a list of actions."))
     if len(actions) > MAX_RECORD_ACTIONS:
         raise RecordError(_("The record holds %(n)s actions; a game record may hold at most %(max)s.") % {
-            "n": f"{len(actions):,}", "max": f"{MAX_RECORD_ACTIONS:,}"})
+            "n": number_format(len(actions), force_grouping=True),
+            "max": number_format(MAX_RECORD_ACTIONS, force_grouping=True)})
     for n, a in enumerate(actions, start=1):
         _check_action(n, a)
 

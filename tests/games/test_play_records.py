@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import ast
 import json
+from html import unescape
+from pathlib import Path
 
 import pytest
+from django.conf import settings
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.http.multipartparser import MultiPartParser
 from django.test import Client
@@ -17,6 +21,7 @@ from games.engine.simulate import default_names, play_game
 from games.models import Game, GameAction, Replay, ReplayChunk
 from games.records import RECORD_FORMAT
 from tests.games.play_helpers import autoplay, start_game, users_by_seat
+from tests.games.test_i18n import LOCALE_DIR, read_po
 
 pytestmark = pytest.mark.django_db
 
@@ -435,3 +440,41 @@ def test_the_upload_form_carries_its_csrf_token_and_the_size_cap(client, alice):
 
     assert 'name="csrfmiddlewaretoken"' in html
     assert "at most 6 MB" in html
+
+
+# ---------------------------------------------------------------------------------------------
+# In the reader's language
+# ---------------------------------------------------------------------------------------------
+
+def _gettext_literals(path: Path) -> set[str]:
+    found = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "_" and node.args:
+            assert isinstance(node.args[0], ast.Constant), ast.dump(node)
+            found.add(node.args[0].value)
+    return found
+
+
+@pytest.mark.parametrize("language", ["es", "ca"])
+def test_every_record_message_is_translated(language):
+    messages = {m["msgid"] for m in read_po(LOCALE_DIR / language / "LC_MESSAGES" / "django.po")[1:]}
+    asked = _gettext_literals(Path(settings.BASE_DIR) / "games" / "records.py")
+
+    assert len(asked) > 15
+    assert sorted(asked - messages) == []
+
+
+@pytest.mark.parametrize(("language", "nested", "capped"), [
+    ("es", "Ese archivo anida demasiados niveles", "puede contener como máximo 100 000"),
+    ("ca", "Aquest fitxer imbrica massa nivells", "pot contenir com a màxim 100.000"),
+])
+def test_upload_refusals_speak_the_uploaders_language(client, alice, language, nested, capped):
+    alice.language = language
+    alice.save(update_fields=["language"])
+    client.force_login(alice)
+
+    deep = upload(client, b"[" * 5000 + b"]" * 5000).content.decode()
+    many = upload(client, _record(actions=[{"type": "roll", "player": 0}] * (records.MAX_RECORD_ACTIONS + 1)))
+
+    assert nested in deep
+    assert capped in unescape(many.content.decode()).replace("\xa0", " ")
