@@ -31,9 +31,10 @@ from games.refusals import translate_refusal
 RECORD_FORMAT = "monopoly-record/1"
 # The longest game bench/record_lengths.py saw, over 200 games (40 for random bots) per preset,
 # seat count and bot mix, every preset: 22,053 actions (classic, eight random bots), a record of
-# 1.09 MB. Strategy bots' games stay under 2,500. A record may hold about four times the longest.
+# 1.0 MB; 400 more games each of classic and classic-short with six to eight random bots went up
+# to 22,934. Strategy bots' games stay under 2,500. A record may hold over four times the longest.
 MAX_RECORD_ACTIONS = 100_000
-# About 50 bytes an action in the site's records (with the play clock): the cap on actions, in
+# About 45 bytes an action in the site's records (with the play clock): the cap on actions in
 # bytes, with room for long names and trades.
 MAX_RECORD_BYTES = 6 * 1024 * 1024
 # A step replays at most this many actions; a prepared record keeps one position per this many.
