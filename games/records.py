@@ -156,7 +156,8 @@ def parse_record(raw: bytes) -> dict[str, Any]:
     if len(raw) > MAX_RECORD_BYTES:
         raise RecordError(too_large_message())
     try:
-        data = json.loads(raw.decode("utf-8"), parse_constant=_not_json)
+        # (A byte order mark, as some editors save a file, is not part of the JSON.)
+        data = json.loads(raw.decode("utf-8-sig"), parse_constant=_not_json)
     except RecursionError:
         raise RecordError(_("That file nests too deeply to be a game record.")) from None
     except ValueError:

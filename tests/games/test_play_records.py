@@ -243,6 +243,15 @@ def test_an_upload_is_kept_for_its_uploader_only_not_in_the_session(client, alic
     assert client.get(reverse("games:record_replay"))["Location"] == reverse("games:record_upload")
 
 
+def test_a_record_saved_with_a_byte_order_mark_is_read(client, alice, long_record):
+    client.force_login(alice)
+
+    response = upload(client, b"\xef\xbb\xbf" + json.dumps(long_record).encode())
+
+    assert response.status_code == 302
+    assert Replay.objects.get(owner=alice).steps == len(long_record["actions"])
+
+
 def test_a_new_upload_replaces_the_users_previous_one(client, alice, finished, long_record):
     short = client.get(reverse("games:game_record", args=[finished.pk])).content
     client.force_login(alice)
