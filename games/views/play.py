@@ -351,8 +351,13 @@ def record_upload(request: HttpRequest) -> HttpResponse:
     return _record_upload(request)
 
 
+# Where the record used to be kept: a session holding one was read (megabytes) at every request.
+_OLD_SESSION_RECORD = "uploaded_record"
+
+
 @csrf_protect
 def _record_upload(request: HttpRequest) -> HttpResponse:
+    request.session.pop(_OLD_SESSION_RECORD, None)
     if request.method == "POST":
         upload = request.FILES.get("record")
         if upload is None:

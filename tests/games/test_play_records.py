@@ -252,6 +252,17 @@ def test_a_record_saved_with_a_byte_order_mark_is_read(client, alice, long_recor
     assert Replay.objects.get(owner=alice).steps == len(long_record["actions"])
 
 
+def test_the_upload_page_drops_a_record_kept_in_the_session_the_old_way(client, alice):
+    client.force_login(alice)
+    session = client.session
+    session["uploaded_record"] = {"actions": [{"type": "roll", "player": 0}] * 1000}
+    session.save()
+
+    client.get(reverse("games:record_upload"))
+
+    assert "uploaded_record" not in client.session
+
+
 def test_a_new_upload_replaces_the_users_previous_one(client, alice, finished, long_record):
     short = client.get(reverse("games:game_record", args=[finished.pk])).content
     client.force_login(alice)
