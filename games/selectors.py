@@ -119,11 +119,13 @@ class TablePage:
 
     @property
     def can_invite(self) -> bool:
-        return self.table.status == Table.Status.OPEN and (self.is_host or self.my_seat is not None)
+        # Only the host: the invited addresses are theirs to know, and invitations theirs to
+        # send (anyone may sit down at a public table).
+        return self.table.status == Table.Status.OPEN and self.is_host
 
 
 def table_page(*, table_id: int, user) -> TablePage:
-    """A table with its seats (and their users), its game and, for players, its invitations."""
+    """A table with its seats (and their users), its game and, for its host, its invitations."""
     table = (
         Table.objects.select_related("host", "game")
         .prefetch_related(Prefetch("seats", queryset=_seats_queryset()))
@@ -137,7 +139,7 @@ def table_page(*, table_id: int, user) -> TablePage:
     my_seat = next((s for s in seats if user_id is not None and s.user_id == user_id), None)
     is_host = user_id is not None and table.host_id == user_id
     invitations: list[Invitation] = []
-    if is_host or my_seat is not None:
+    if is_host:
         invitations = list(table.invitations.order_by("-created_at")[:20])
     try:
         rules = table_rules(preset=table.preset, options=table.options, pace=table.pace)

@@ -332,13 +332,30 @@ def table_invite_email(request: HttpRequest, table_id: int) -> HttpResponse:
         messages.error(request, _("Enter a valid e-mail address."))
         return _after_write(request, table)
     try:
-        invitation = services.invitation_create(
+        invited = services.invitation_create(
             table=table, by=request.user, email=form.cleaned_data["email"]
         )
     except services.GameError as e:
         _error(request, e)
+        return _after_write(request, table)
+    email = invited.invitation.email
+    if invited.status == services.Invited.SENT:
+        messages.success(request, _("Invitation sent to %(email)s.") % {"email": email})
+    elif invited.status == services.Invited.ALREADY:
+        messages.info(
+            request,
+            _("%(email)s is already invited to this table: no second e-mail was sent.")
+            % {"email": email},
+        )
     else:
-        messages.success(request, _("Invitation sent to %(email)s.") % {"email": invitation.email})
+        messages.info(
+            request,
+            _(
+                "%(email)s may now join this table, but no e-mail was sent: the address had an "
+                "invitation in the last 24 hours. Send them the invitation link yourself."
+            )
+            % {"email": email},
+        )
     return _after_write(request, table)
 
 

@@ -71,7 +71,7 @@ def test_invitation_email_names_are_plain_in_subject_and_text(alice, make_table,
     alice.display_name = NAME
     alice.save()
     table = make_table(alice, name=NAME)
-    invitation = services.invitation_create(table=table, by=alice, email="dave@example.com")
+    invitation = services.invitation_create(table=table, by=alice, email="dave@example.com").invitation
 
     tasks.send_invitation(invitation.pk)
 

@@ -304,8 +304,8 @@ def test_an_invitation_to_a_started_game_is_refused_in_the_users_language(
 
 @pytest.mark.django_db
 @pytest.mark.parametrize(("language", "refused"), [
-    ("es", "Solo los jugadores de la mesa pueden invitar"),
-    ("ca", "Només els jugadors de la taula poden convidar"),
+    ("es", "Solo el anfitrión puede invitar"),
+    ("ca", "Només l'amfitrió pot convidar"),
 ])
 def test_an_invitation_by_someone_without_a_seat_is_refused_in_their_language(
         client, alice, charlie, make_table, language, refused):
