@@ -31,7 +31,7 @@ from games.models import Game, GameAction, Seat, Table
 from games.refusals import translate_refusal
 from games.views import present
 from games.views.api import seat_actions
-from games.views.play_forms import FormError, parse_action, prefill_from
+from games.views.play_forms import FormError, number_ranges, parse_action, prefill_from
 
 RECORD_FORMAT = "monopoly-record/1"
 POLL_SECONDS = {Table.Pace.LIVE: 2, Table.Pace.CORRESPONDENCE: 15}
@@ -237,8 +237,13 @@ def act(request: HttpRequest, game_id: int) -> HttpResponse:
             return JsonResponse({"error": NOT_A_PLAYER, "message": message}, status=403)
         return HttpResponseForbidden(message)
     prefill = prefill_from(request.POST)
+
+    def ranges(key: str):
+        # Read the position only to word a refused number (what the field allows now).
+        return number_ranges(GameState.from_json(game.state), me.position, request.POST)(key)
+
     try:
-        parsed = parse_action(request.POST)
+        parsed = parse_action(request.POST, ranges=ranges)
     except FormError as e:
         return _refusal(request, game_id, as_json, message=e.localized(), error=str(e), status=400,
                         prefill=prefill)
