@@ -14,7 +14,7 @@ from typing import Any
 
 from django.contrib import messages
 from django.db.models import Q
-from django.http import Http404, HttpRequest, HttpResponse, HttpResponseForbidden, JsonResponse
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.text import capfirst
@@ -31,6 +31,7 @@ from games.models import Game, GameAction, Seat, Table
 from games.refusals import translate_refusal
 from games.views import present
 from games.views.api import seat_actions
+from games.views.errors import refused_page
 from games.views.play_forms import FormError, number_ranges, parse_action, prefill_from
 
 RECORD_FORMAT = "monopoly-record/1"
@@ -233,9 +234,11 @@ def act(request: HttpRequest, game_id: int) -> HttpResponse:
     game, seats, me = _load(request, game_id)
     if me is None:
         message = _(NOT_A_PLAYER)
-        if as_json:
-            return JsonResponse({"error": NOT_A_PLAYER, "message": message}, status=403)
-        return HttpResponseForbidden(message)
+        if as_json or request.htmx:
+            return _refusal(request, game_id, as_json, message=message, error=NOT_A_PLAYER, status=403)
+        # Without JavaScript: the site's page, saying why, with the way back to the game.
+        return refused_page(request, reason=message, status=403,
+                            back_url=reverse("games:game", args=[game_id]), back_label=_("Back to the game"))
     prefill = prefill_from(request.POST)
 
     def ranges(key: str):
