@@ -120,7 +120,7 @@ class Refusal:
         """The engine's message with each slot's example (what the tests feed in)."""
         return re.sub(r"\{(\w+)\}", lambda m: self.slot(m.group(1)).sample, self.english)
 
-    def render(self, match: re.Match) -> str:
+    def render(self, match: re.Match, names: Mapping[str, str] | None = None) -> str:
         values: dict[str, Any] = {}
         for name, value in match.groupdict().items():
             slot = self.slot(name)
@@ -131,7 +131,9 @@ class Refusal:
             elif slot.words is not None:
                 values[name] = str(slot.words[value])
             elif slot.nested:
-                values[name] = translate_refusal(value)
+                values[name] = translate_refusal(value, names=names)
+            elif slot is NAME and names:
+                values[name] = names.get(value, value)
             else:
                 values[name] = value
         return str(self.text % values)
@@ -409,10 +411,13 @@ class SiteRefusal(Exception):
         return translate_refusal(self._render())
 
 
-def translate_refusal(message: object) -> str:
+def translate_refusal(message: object, *, names: Mapping[str, str] | None = None) -> str:
     """An engine refusal (a message or the exception itself) or a ``SiteRefusal`` in the active
-    language; anything else without an entry comes back as it is."""
+    language; anything else without an entry comes back as it is. ``names`` maps a player's name
+    as the engine's state has it to the name the page shows now (selectors.live_names)."""
     if isinstance(message, SiteRefusal):
+        if names and not isinstance(message.message, Promise):
+            return translate_refusal(message._render(), names=names)  # an engine's, passed on
         return message.localized()
     text = str(message)
     found = match_refusal(text)
@@ -420,7 +425,7 @@ def translate_refusal(message: object) -> str:
         return text
     entry, match = found
     try:
-        return entry.render(match)
+        return entry.render(match, names)
     except (KeyError, ValueError, TypeError):
         # A catalog entry whose placeholders do not fit: the English beats an error page.
         return text

@@ -29,6 +29,7 @@ from games.engine.errors import EngineError
 from games.engine.events import describe
 from games.models import Game, GameAction, Seat, Table
 from games.refusals import translate_refusal
+from games.selectors import live_names, name_changes
 from games.views import present
 from games.views.api import seat_actions
 from games.views.errors import refused_page
@@ -78,9 +79,20 @@ def _log_rows(game: Game, before: int | None = None, limit: int = LOG_PAGE) -> t
     return rows[:limit], len(rows) > limit
 
 
+def _shown_state(data: dict[str, Any], seats: list[Seat]) -> GameState:
+    """The position as the page shows it: each person by their current display name
+    (selectors.live_names), not the name the state was given at the start. For display only:
+    this copy is never saved."""
+    players = data.get("players") or []
+    names = live_names([p["name"] for p in players], seats)
+    if names != [p["name"] for p in players]:
+        data = {**data, "players": [{**p, "name": n} for p, n in zip(players, names, strict=True)]}
+    return GameState.from_json(data)
+
+
 def _context(request: HttpRequest, game: Game, seats: list[Seat], me: Seat | None, *,
              flash: str | None = None, flash_level: str = "error", prefill: dict | None = None) -> dict[str, Any]:
-    state = GameState.from_json(game.state)
+    state = _shown_state(game.state, seats)
     active = game.status == Game.Status.ACTIVE
     my = me.position if me is not None else None
     acting = my if active else None
@@ -160,8 +172,8 @@ def poll(request: HttpRequest, game_id: int) -> HttpResponse:
 @require_GET
 def log(request: HttpRequest, game_id: int) -> HttpResponse:
     """Older entries of the game log: a fragment for HTMX's "more" link, else a page."""
-    game, _seats, _me = _load(request, game_id)
-    state = GameState.from_json(game.state)
+    game, seats, _me = _load(request, game_id)
+    state = _shown_state(game.state, seats)
     rows, more = _log_rows(game, _int_param(request, "before"), limit=LOG_PAGE if request.htmx else 200)
     ctx = {"game": game, "table": game.table,
            "log": present.log_entries(rows, [p.name for p in state.players], state.board),
@@ -265,9 +277,11 @@ def act(request: HttpRequest, game_id: int) -> HttpResponse:
         return _refusal(request, game_id, as_json, message=capfirst(e.localized()) + ".",
                         error=capfirst(str(e)) + ".", status=403)
     except services.GameError as e:
-        # The engine's reason, or the site's own (a finished game, a forged action).
+        # The engine's reason, or the site's own (a finished game, a forged action); the engine
+        # names players as its state does, the page by their current names.
+        names = name_changes([p["name"] for p in game.state.get("players") or []], seats)
         return _refusal(request, game_id, as_json,
-                        message=_("Refused: %(reason)s.") % {"reason": translate_refusal(e)},
+                        message=_("Refused: %(reason)s.") % {"reason": translate_refusal(e, names=names)},
                         error=f"Refused: {e}.", status=400, prefill=prefill)
     if as_json:
         return _moved_json(sub, me)
@@ -389,7 +403,10 @@ def _render_replay(request: HttpRequest, ctx: dict[str, Any]) -> HttpResponse:
 def replay(request: HttpRequest, game_id: int) -> HttpResponse:
     """Step through a finished game, move by move."""
     game = _finished(request, game_id)
+    # Played over with each person's current name (the download keeps the start's).
     rec = game_record(game)
+    seats = list(Seat.objects.filter(table_id=game.table_id).select_related("user"))
+    rec = {**rec, "names": live_names(rec["names"], seats)}
     states = services.game_replay(record=rec)
     step = _int_param(request, "step")
     ctx = _replay_context(rec, states, len(rec["actions"]) if step is None else step)
