@@ -1,6 +1,7 @@
-"""The table page in a browser: the host sees the invitation form and the addresses invited, a
-player who sat down at the public table sees neither. Screenshots at desktop and phone widths
-land in test-artifacts/e2e/."""
+"""The tables' pages in a browser: on the table page the host sees the invitation form and the
+addresses invited, a player who sat down at the public table sees neither; My games names the
+players by their current display names. Screenshots at desktop and phone widths land in
+test-artifacts/e2e/."""
 
 from __future__ import annotations
 
@@ -22,7 +23,7 @@ def _page(browser, site: str, user, path: str, width: int):
     page = context.new_page()
     page.set_default_timeout(15000)
     page.goto(site + path)
-    page.locator("#seats-title").wait_for()
+    page.locator("main").wait_for()
     return context, page
 
 
@@ -51,3 +52,25 @@ def test_only_the_host_sees_invitations_in_the_browser(browser, site, artifacts,
     finally:
         host.close()
         player.close()
+
+
+@pytest.mark.parametrize("width", [1280, 390])
+def test_my_games_names_players_by_their_current_names(browser, site, artifacts, alice, bob, width):
+    from tests.games.play_helpers import start_game
+
+    game = start_game(alice, bob)
+    services.game_submit_action(game=game, user=bob, action={"type": "surrender"},
+                                expected_version=game.version)
+    alice.display_name = "Alicia"
+    alice.save()
+    start_game(bob, alice, name="Second game")
+
+    context, page = _page(browser, site, bob, "/me/games/", width)
+    try:
+        page.screenshot(path=str(artifacts / f"my-games-names-{width}.png"), full_page=True)
+        text = page.locator("main").inner_text()
+        assert "Winner: Alicia" in text and "with Alicia" in text
+        assert "Alice" not in text
+        assert page.evaluate("document.documentElement.scrollWidth") <= width
+    finally:
+        context.close()
