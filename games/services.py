@@ -246,9 +246,9 @@ def table_set_team(*, table: Table, user, team: int, position: int | None = None
     return mine
 
 
-# Invitations by e-mail go to addresses nobody at the site has checked, so they are the host's
-# alone, a host sends at most this many a day (counted from the rows, so it holds across
-# restarts and processes), and an address gets at most one invitation e-mail a day.
+# Invitations by e-mail go to addresses nobody at the site has checked: only the host sends
+# them, at most this many a day (counted from the rows, so the limit holds across restarts and
+# processes), and an address gets at most one invitation e-mail a day, whoever invites it.
 INVITATIONS_PER_DAY = 20
 INVITATION_WINDOW = timedelta(hours=24)
 
@@ -265,10 +265,6 @@ class Invited:
 
     invitation: Invitation
     status: str
-
-    @property
-    def emailed(self) -> bool:
-        return self.status == self.SENT
 
 
 @transaction.atomic
