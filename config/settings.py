@@ -28,6 +28,8 @@ else:
 
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["127.0.0.1", "localhost", "[::1]"] if DEBUG else [])
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS")
+# A form from an out-of-date page gets the site's 403 page, saying what to do.
+CSRF_FAILURE_VIEW = "games.views.errors.csrf_failure"
 
 SITE_NAME = env_str("SITE_NAME", "Monopoly")
 # The site's own address, for absolute links in e-mails (turn reminders, invitations); bin/run

@@ -10,3 +10,6 @@ urlpatterns = [
     path("i18n/", include("django.conf.urls.i18n")),
     path("admin/", admin.site.urls),
 ]
+
+# A request too malformed to read (too many fields, too large a body) gets the site's page.
+handler400 = "games.views.errors.bad_request"

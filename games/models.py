@@ -105,13 +105,23 @@ class Seat(models.Model):
 
 
 class Invitation(models.Model):
+    """An address the host invited to a table. The row lets that address's account see a private
+    table; ``emailed_at`` says whether (and when) an e-mail went out for it: an address gets at
+    most one invitation e-mail a day, whoever invites it (services.invitation_create)."""
+
     table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="invitations")
     email = models.EmailField()
     invited_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
     created_at = models.DateTimeField(auto_now_add=True)
+    emailed_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["table", "email"], name="invitation_unique_email")]
+        indexes = [
+            # The day's count of a user's invitations, and an address's last e-mail.
+            models.Index(fields=["invited_by", "created_at"], name="invitation_by_created"),
+            models.Index(fields=["email", "emailed_at"], name="invitation_email_emailed"),
+        ]
 
     def __str__(self) -> str:
         return f"{self.email} to table {self.table_id}"

@@ -8,6 +8,8 @@ from settings.SITE_URL.
 from __future__ import annotations
 
 import logging
+import re
+import unicodedata
 import zoneinfo
 from collections.abc import Iterable
 from typing import Any
@@ -16,6 +18,7 @@ from django.conf import settings
 from django.core.mail import EmailMultiAlternatives
 from django.template.loader import render_to_string
 from django.utils import timezone, translation
+from django.utils.text import Truncator
 
 from accounts.models import User
 from games.links import absolute, game_path, invite_path
@@ -120,13 +123,39 @@ def send_game_over(*, game: Game, winner: str) -> int:
     return sent
 
 
+# An invitation goes to an address nobody at the site has checked, with words someone else
+# typed (the host's name, the table's): each comes as one short line of plain text that no mail
+# program turns into a link.
+INVITER_NAME_CHARS = 40  # a display name's length (accounts.models.User)
+TABLE_NAME_CHARS = 80  # a table name's length (games.models.Table)
+_DOTS = ".\u3002\uff0e\uff61"  # the full stop and the ideographic ones that IDNA reads as dots
+_LINK_PARTS = re.compile(
+    rf"(?<=[^\W\d_])[{_DOTS}](?=\w)|(?<=\w)[{_DOTS}](?=[^\W\d_])|://"
+)
+
+
+def plain_name(text: str, limit: int) -> str:
+    """A name for an e-mail to someone else: one line without control or format characters
+    (bidirectional overrides, zero-width ones), at most ``limit`` characters, and with every
+    part a mail program could read as a link broken up as "example[.]com", "hxxp[://]".
+
+    Escaping (the HTML body) stops markup; this stops links, which mail programs make of plain
+    text too: a dot between letters is every domain name, whatever its top-level domain.
+    """
+    text = "".join(c for c in str(text) if unicodedata.category(c) not in ("Cc", "Cf") or c.isspace())
+    text = Truncator(" ".join(text.split())).chars(limit)
+    return _LINK_PARTS.sub(lambda m: f"[{m.group(0)}]", text)
+
+
 def send_invitation(*, invitation: Invitation) -> None:
     table = invitation.table
     invitee = User.objects.filter(email__iexact=invitation.email, is_active=True).first()
     context = {
         "table": table,
+        "table_name": plain_name(table.name, TABLE_NAME_CHARS),
         "preset": PRESET_LABELS.get(table.preset, table.preset),
-        "inviter": invitation.invited_by.public_name,
+        # The e-mail speaks for the host, whoever's row it is (only hosts invite).
+        "inviter": plain_name(table.host.public_name, INVITER_NAME_CHARS),
         "invite_url": absolute(invite_path(table.invite_code)),
         "invitee": invitee,
     }

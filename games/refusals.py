@@ -42,6 +42,7 @@ class Slot:
     pattern: str = r".+?"
     sample: str = "Boardwalk"
     number: bool = False  # passed as an int (plural forms and %(n)d need one)
+    money: bool = False  # an amount: shown with the currency sign, as the rest of the page does
     # Known words with their translations: only these match, and each is translated.
     words: Mapping[str, Promise] | None = None
     nested: bool = False  # itself an engine message, translated in turn
@@ -51,9 +52,18 @@ TEXT = Slot()  # a square's name, or other words the translation keeps as they a
 NAME = Slot(sample="Ana")  # a player's name
 OPTION = Slot(sample="'start_cash'")  # a rule set's option, quoted
 NUMBER = Slot(r"-?\d+", "7", number=True)
+MONEY = Slot(r"-?\d+", "7", money=True)  # an amount of cash: "Nora has only $56 in cash"
 VALUE = Slot(r".+?", "'abc'")  # a value as the engine quotes it (repr)
 REASON = Slot(r".+", "Bob has only 7 in cash", nested=True)
 SIDE = Slot(r"give|take", "give")
+
+
+def money(amount: int) -> str:
+    """An amount as the game page writes it ("$1,500"): games.views.present.money, imported here
+    when needed, as that module imports this one."""
+    from games.views.present import money as page_money
+
+    return page_money(amount)
 
 
 def _words(words: dict[str, Promise]) -> Slot:
@@ -110,16 +120,20 @@ class Refusal:
         """The engine's message with each slot's example (what the tests feed in)."""
         return re.sub(r"\{(\w+)\}", lambda m: self.slot(m.group(1)).sample, self.english)
 
-    def render(self, match: re.Match) -> str:
+    def render(self, match: re.Match, names: Mapping[str, str] | None = None) -> str:
         values: dict[str, Any] = {}
         for name, value in match.groupdict().items():
             slot = self.slot(name)
-            if slot.number:
+            if slot.money:
+                values[name] = money(int(value))
+            elif slot.number:
                 values[name] = int(value)
             elif slot.words is not None:
                 values[name] = str(slot.words[value])
             elif slot.nested:
-                values[name] = translate_refusal(value)
+                values[name] = translate_refusal(value, names=names)
+            elif slot is NAME and names:
+                values[name] = names.get(value, value)
             else:
                 values[name] = value
         return str(self.text % values)
@@ -173,14 +187,14 @@ REFUSALS: tuple[Refusal, ...] = (
     refusal("jail can be left this way only at the start of the turn",
             _("jail can be left this way only at the start of the turn")),
     refusal("not enough cash for the {fine} fine", _("not enough cash for the %(fine)s fine"),
-            fine=NUMBER),
+            fine=MONEY),
     refusal("you hold no jail card", _("you hold no jail card")),
     refusal("not enough cash: the price is {price}", _("not enough cash: the price is %(price)s"),
-            price=NUMBER),
+            price=MONEY),
     refusal("choice must be 'flat' or 'percent'", _("choice must be 'flat' or 'percent'")),
     refusal("stake on 1 to 3 different numbers from 1 to 6",
             _("stake on 1 to 3 different numbers from 1 to 6")),
-    refusal("the stake is {stake}", _("the stake is %(stake)s"), stake=NUMBER),
+    refusal("the stake is {stake}", _("the stake is %(stake)s"), stake=MONEY),
     refusal("choice must be 'first', 'second' or 'sum'",
             _("choice must be 'first', 'second' or 'sum'")),
     refusal("pick an opponent's property with buildings",
@@ -194,9 +208,9 @@ REFUSALS: tuple[Refusal, ...] = (
     refusal("you have passed; a pass is final", _("you have passed; a pass is final")),
     refusal("you already hold the highest bid", _("you already hold the highest bid")),
     refusal("it is not your turn to bid", _("it is not your turn to bid")),
-    refusal("the lowest bid now is {low}", _("the lowest bid now is %(low)s"), low=NUMBER),
+    refusal("the lowest bid now is {low}", _("the lowest bid now is %(low)s"), low=MONEY),
     refusal("a bid of {amount} is above your cash ({cash})",
-            _("a bid of %(amount)s is above your cash (%(cash)s)"), amount=NUMBER, cash=NUMBER),
+            _("a bid of %(amount)s is above your cash (%(cash)s)"), amount=MONEY, cash=MONEY),
     refusal("you are not bidding in this auction", _("you are not bidding in this auction")),
     refusal("you hold the highest bid and cannot pass",
             _("you hold the highest bid and cannot pass")),
@@ -231,7 +245,7 @@ REFUSALS: tuple[Refusal, ...] = (
     refusal("the bank has no hotels left", _("the bank has no hotels left")),
     refusal("the bank has no houses left", _("the bank has no houses left")),
     refusal("not enough cash: a building costs {cost}",
-            _("not enough cash: a building costs %(cost)s"), cost=NUMBER),
+            _("not enough cash: a building costs %(cost)s"), cost=MONEY),
     # -- Selling and mortgages -----------------------------------------------------------------
     refusal("only during your own turn or while you owe a debt",
             _("only during your own turn or while you owe a debt")),
@@ -251,7 +265,7 @@ REFUSALS: tuple[Refusal, ...] = (
             _("sell the group's buildings before mortgaging")),
     refusal("{square} is not mortgaged", _("%(square)s is not mortgaged")),
     refusal("not enough cash: lifting the mortgage costs {cost}",
-            _("not enough cash: lifting the mortgage costs %(cost)s"), cost=NUMBER),
+            _("not enough cash: lifting the mortgage costs %(cost)s"), cost=MONEY),
     refusal("there is no transferred mortgage of yours to decide on that square",
             _("there is no transferred mortgage of yours to decide on that square")),
     refusal("this rule set does not allow auctioning your own deeds",
@@ -282,7 +296,7 @@ REFUSALS: tuple[Refusal, ...] = (
     refusal("{square} is mortgaged and mortgaged deeds cannot be traded here",
             _("%(square)s is mortgaged and mortgaged deeds cannot be traded here")),
     refusal("{player} has only {cash} in cash", _("%(player)s has only %(cash)s in cash"),
-            cash=NUMBER),
+            cash=MONEY),
     refusal("{player} holds only {n} jail card(s)",
             ngettext_lazy("%(player)s holds only %(n)d jail card",
                           "%(player)s holds only %(n)d jail cards", "n"),
@@ -291,7 +305,7 @@ REFUSALS: tuple[Refusal, ...] = (
             "smaller)",
             _("unbalanced trade: %(give)s against %(take)s (the larger side may be at most "
               "twice the smaller)"),
-            give=NUMBER, take=NUMBER),
+            give=MONEY, take=MONEY),
     refusal("a trade offer is already waiting for an answer",
             _("a trade offer is already waiting for an answer")),
     refusal("a transferred mortgage must be decided first",
@@ -397,10 +411,13 @@ class SiteRefusal(Exception):
         return translate_refusal(self._render())
 
 
-def translate_refusal(message: object) -> str:
+def translate_refusal(message: object, *, names: Mapping[str, str] | None = None) -> str:
     """An engine refusal (a message or the exception itself) or a ``SiteRefusal`` in the active
-    language; anything else without an entry comes back as it is."""
+    language; anything else without an entry comes back as it is. ``names`` maps a player's name
+    as the engine's state has it to the name the page shows now (selectors.live_names)."""
     if isinstance(message, SiteRefusal):
+        if names and not isinstance(message.message, Promise):
+            return translate_refusal(message._render(), names=names)  # an engine's, passed on
         return message.localized()
     text = str(message)
     found = match_refusal(text)
@@ -408,7 +425,7 @@ def translate_refusal(message: object) -> str:
         return text
     entry, match = found
     try:
-        return entry.render(match)
+        return entry.render(match, names)
     except (KeyError, ValueError, TypeError):
         # A catalog entry whose placeholders do not fit: the English beats an error page.
         return text

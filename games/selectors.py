@@ -119,11 +119,13 @@ class TablePage:
 
     @property
     def can_invite(self) -> bool:
-        return self.table.status == Table.Status.OPEN and (self.is_host or self.my_seat is not None)
+        # Only the host: the invited addresses are theirs to know, and invitations theirs to
+        # send (anyone may sit down at a public table).
+        return self.table.status == Table.Status.OPEN and self.is_host
 
 
 def table_page(*, table_id: int, user) -> TablePage:
-    """A table with its seats (and their users), its game and, for players, its invitations."""
+    """A table with its seats (and their users), its game and, for its host, its invitations."""
     table = (
         Table.objects.select_related("host", "game")
         .prefetch_related(Prefetch("seats", queryset=_seats_queryset()))
@@ -137,7 +139,7 @@ def table_page(*, table_id: int, user) -> TablePage:
     my_seat = next((s for s in seats if user_id is not None and s.user_id == user_id), None)
     is_host = user_id is not None and table.host_id == user_id
     invitations: list[Invitation] = []
-    if is_host or my_seat is not None:
+    if is_host:
         invitations = list(table.invitations.order_by("-created_at")[:20])
     try:
         rules = table_rules(preset=table.preset, options=table.options, pace=table.pace)
@@ -215,18 +217,42 @@ class Dashboard:
         return not (self.waiting or self.playing or self.open or self.finished)
 
 
+def live_names(names: list[str], seats: list[Seat]) -> list[str]:
+    """The players' names as the site shows a game now. The engine's state keeps the names
+    given at the start (a record replays with them); a person is shown by their current display
+    name instead, from their seat's user. Bots, and seats whose user has gone, keep the start's.
+    Names that now coincide get their seat number, as at the start (services.table_start)."""
+    by_position = {s.position: s for s in seats}
+    out = []
+    for position, name in enumerate(names):
+        seat = by_position.get(position)
+        if seat is not None and seat.user_id is not None and not seat.bot:
+            name = seat.user.public_name
+        out.append(name)
+    if len(set(out)) != len(out):
+        out = [f"{n} ({p + 1})" if out.count(n) > 1 else n for p, n in enumerate(out)]
+    return out
+
+
+def name_changes(state_names: list[str], seats: list[Seat]) -> dict[str, str]:
+    """Start name -> name shown now, for the names that changed (to word the engine's refusals,
+    which name players as the state does)."""
+    return {old: new for old, new in zip(state_names, live_names(state_names, seats), strict=True)
+            if old != new}
+
+
 def winner_name(game: Game, seats: list[Seat]) -> str:
     if game.winner_seat is None:
         return ""
     players = game.state.get("players") or []
     if 0 <= game.winner_seat < len(players):
-        name = players[game.winner_seat].get("name") or ""
+        names = live_names([p.get("name") or "" for p in players], seats)
         teams = game.state.get("teams")
         if teams:
             team = next((t for t in teams if game.winner_seat in t), None)
             if team:
-                return " & ".join(players[p]["name"] for p in team if p < len(players))
-        return name
+                return " & ".join(names[p] for p in team if p < len(players))
+        return names[game.winner_seat]
     seat = next((s for s in seats if s.position == game.winner_seat), None)
     return seat.label if seat else ""
 

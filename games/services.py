@@ -12,7 +12,7 @@ import random
 import secrets
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
-from typing import Any
+from typing import Any, ClassVar
 
 from django.contrib.auth import get_user_model
 from django.db import IntegrityError, connection, transaction
@@ -21,6 +21,7 @@ from django.db.models.functions import Cast
 from django.utils import timezone, translation
 from django.utils.translation import gettext_lazy as _
 
+from accounts.models import User
 from games import records
 from games.engine import GameState, IllegalAction, RuleSet, apply, new_game, set_clock, waiting_on
 from games.engine.errors import EngineError, InvalidRules
@@ -259,15 +260,54 @@ def table_set_team(*, table: Table, user, team: int, position: int | None = None
     return mine
 
 
+# Invitations by e-mail go to addresses nobody at the site has checked: only the host sends
+# them, at most this many a day (counted from the rows, so the limit holds across restarts and
+# processes), and an address gets at most one invitation e-mail a day, whoever invites it.
+INVITATIONS_PER_DAY = 20
+INVITATION_WINDOW = timedelta(hours=24)
+
+
+@dataclass(frozen=True)
+class Invited:
+    """What ``invitation_create`` did: ``status`` is SENT (an e-mail is queued), ALREADY (the
+    address was invited to this table before: nothing new) or RECENT (the address may now join,
+    but it had an invitation e-mail in the last day, so no second one goes out)."""
+
+    SENT: ClassVar[str] = "sent"
+    ALREADY: ClassVar[str] = "already"
+    RECENT: ClassVar[str] = "recent"
+
+    invitation: Invitation
+    status: str
+
+
 @transaction.atomic
-def invitation_create(*, table: Table, by, email: str) -> Invitation:
-    if table.host_id != by.pk and not table.seats.filter(user=by).exists():
-        raise NotAllowed(_("only players at the table may invite"))
-    inv, _created = Invitation.objects.get_or_create(table=table, email=email.strip().lower(),
-                                                     defaults={"invited_by": by})
+def invitation_create(*, table: Table, by, email: str) -> Invited:
+    """The host invites an address to their open table. Refused for anyone else, on a table that
+    is no longer open, and past INVITATIONS_PER_DAY in the last 24 hours; the e-mail is queued
+    unless the address was already invited here or e-mailed an invitation in the last day."""
+    now = timezone.now()
+    table = _open_table(table.pk)
+    if table.host_id != by.pk:
+        raise NotAllowed(_("only the host may invite"))
+    address = email.strip().lower()
+    existing = Invitation.objects.filter(table=table, email=address).first()
+    if existing is not None:
+        return Invited(existing, Invited.ALREADY)
+    # The host's row, locked: two invitations of theirs at once are counted one after the other.
+    User.objects.select_for_update().filter(pk=by.pk).first()
+    since = now - INVITATION_WINDOW
+    if Invitation.objects.filter(invited_by=by, created_at__gte=since).count() >= INVITATIONS_PER_DAY:
+        raise NotAllowed(_("you may send at most %(n)s invitations a day; try again later"),
+                         n=INVITATIONS_PER_DAY)
+    recent = Invitation.objects.filter(email=address, emailed_at__gte=since).exists()
+    inv = Invitation.objects.create(table=table, email=address, invited_by=by,
+                                    emailed_at=None if recent else now)
+    if recent:
+        return Invited(inv, Invited.RECENT)
     from games import tasks
     transaction.on_commit(lambda: tasks.send_invitation.delay(inv.pk))
-    return inv
+    return Invited(inv, Invited.SENT)
 
 
 @transaction.atomic

@@ -14,7 +14,7 @@ from typing import Any
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.db.models import Q
-from django.http import Http404, HttpRequest, HttpResponse, HttpResponseForbidden, JsonResponse
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.text import capfirst
@@ -29,9 +29,11 @@ from games.engine import GameState
 from games.engine.events import describe
 from games.models import Game, GameAction, Replay, Seat, Table
 from games.refusals import translate_refusal
+from games.selectors import live_names, name_changes
 from games.views import present
 from games.views.api import seat_actions
-from games.views.play_forms import FormError, parse_action, prefill_from
+from games.views.errors import refused_page
+from games.views.play_forms import FormError, number_ranges, parse_action, prefill_from
 
 POLL_SECONDS = {Table.Pace.LIVE: 2, Table.Pace.CORRESPONDENCE: 15}
 LOG_PAGE = 20
@@ -74,9 +76,20 @@ def _log_rows(game: Game, before: int | None = None, limit: int = LOG_PAGE) -> t
     return rows[:limit], len(rows) > limit
 
 
+def _shown_state(data: dict[str, Any], seats: list[Seat]) -> GameState:
+    """The position as the page shows it: each person by their current display name
+    (selectors.live_names), not the name the state was given at the start. For display only:
+    this copy is never saved."""
+    players = data.get("players") or []
+    names = live_names([p["name"] for p in players], seats)
+    if names != [p["name"] for p in players]:
+        data = {**data, "players": [{**p, "name": n} for p, n in zip(players, names, strict=True)]}
+    return GameState.from_json(data)
+
+
 def _context(request: HttpRequest, game: Game, seats: list[Seat], me: Seat | None, *,
              flash: str | None = None, flash_level: str = "error", prefill: dict | None = None) -> dict[str, Any]:
-    state = GameState.from_json(game.state)
+    state = _shown_state(game.state, seats)
     active = game.status == Game.Status.ACTIVE
     my = me.position if me is not None else None
     acting = my if active else None
@@ -156,8 +169,8 @@ def poll(request: HttpRequest, game_id: int) -> HttpResponse:
 @require_GET
 def log(request: HttpRequest, game_id: int) -> HttpResponse:
     """Older entries of the game log: a fragment for HTMX's "more" link, else a page."""
-    game, _seats, _me = _load(request, game_id)
-    state = GameState.from_json(game.state)
+    game, seats, _me = _load(request, game_id)
+    state = _shown_state(game.state, seats)
     rows, more = _log_rows(game, _int_param(request, "before"), limit=LOG_PAGE if request.htmx else 200)
     ctx = {"game": game, "table": game.table,
            "log": present.log_entries(rows, [p.name for p in state.players], state.board),
@@ -230,12 +243,19 @@ def act(request: HttpRequest, game_id: int) -> HttpResponse:
     game, seats, me = _load(request, game_id)
     if me is None:
         message = _(NOT_A_PLAYER)
-        if as_json:
-            return JsonResponse({"error": NOT_A_PLAYER, "message": message}, status=403)
-        return HttpResponseForbidden(message)
+        if as_json or request.htmx:
+            return _refusal(request, game_id, as_json, message=message, error=NOT_A_PLAYER, status=403)
+        # Without JavaScript: the site's page, saying why, with the way back to the game.
+        return refused_page(request, reason=message, status=403,
+                            back_url=reverse("games:game", args=[game_id]), back_label=_("Back to the game"))
     prefill = prefill_from(request.POST)
+
+    def ranges(key: str):
+        # Read the position only to word a refused number (what the field allows now).
+        return number_ranges(GameState.from_json(game.state), me.position, request.POST)(key)
+
     try:
-        parsed = parse_action(request.POST)
+        parsed = parse_action(request.POST, ranges=ranges)
     except FormError as e:
         return _refusal(request, game_id, as_json, message=e.localized(), error=str(e), status=400,
                         prefill=prefill)
@@ -254,9 +274,11 @@ def act(request: HttpRequest, game_id: int) -> HttpResponse:
         return _refusal(request, game_id, as_json, message=capfirst(e.localized()) + ".",
                         error=capfirst(str(e)) + ".", status=403)
     except services.GameError as e:
-        # The engine's reason, or the site's own (a finished game, a forged action).
+        # The engine's reason, or the site's own (a finished game, a forged action); the engine
+        # names players as its state does, the page by their current names.
+        names = name_changes([p["name"] for p in game.state.get("players") or []], seats)
         return _refusal(request, game_id, as_json,
-                        message=_("Refused: %(reason)s.") % {"reason": translate_refusal(e)},
+                        message=_("Refused: %(reason)s.") % {"reason": translate_refusal(e, names=names)},
                         error=f"Refused: {e}.", status=400, prefill=prefill)
     if as_json:
         return _moved_json(sub, me)
@@ -284,11 +306,15 @@ def record(request: HttpRequest, game_id: int) -> HttpResponse:
     return response
 
 
-def _replay_context(replay: Replay, step: int | None) -> dict[str, Any]:
+def _replay_context(replay: Replay, step: int | None, *, seats: list[Seat] | None = None) -> dict[str, Any]:
     """One step of a prepared record (games/records.py: one chunk read, at most
-    CHECKPOINT_EVERY actions replayed), as the replay page shows it."""
+    CHECKPOINT_EVERY actions replayed), as the replay page shows it. With a game's ``seats``, each
+    person shows by their current name (the position is a fresh copy, never saved)."""
     pos = records.replay_position(replay=replay, step=step)
     state, action, steps = pos.state, pos.action, pos.steps
+    if seats is not None:
+        for player, name in zip(state.players, live_names([p.name for p in state.players], seats), strict=True):
+            player.name = name
     names = [p.name for p in state.players]
     players = present.players_view(state, me=None)
     seat = action.get("player") if action else None
@@ -315,7 +341,9 @@ def _render_replay(request: HttpRequest, ctx: dict[str, Any]) -> HttpResponse:
 def replay(request: HttpRequest, game_id: int) -> HttpResponse:
     """Step through a finished game, move by move."""
     game = _finished(request, game_id)
-    ctx = _replay_context(services.game_replay(game=game), _int_param(request, "step"))
+    # Played over with each person's current name (the download keeps the start's).
+    seats = list(Seat.objects.filter(table_id=game.table_id).select_related("user"))
+    ctx = _replay_context(services.game_replay(game=game), _int_param(request, "step"), seats=seats)
     ctx.update(game=game, table=game.table, title=game.table.name,
                base_url=reverse("games:game_replay", args=[game.pk]),
                record_url=reverse("games:game_record", args=[game.pk]))

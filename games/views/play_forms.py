@@ -10,13 +10,15 @@ the signed-in user, never from the form.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from django.http import QueryDict
 from django.utils.translation import gettext_lazy as _
 
-from games.refusals import SiteRefusal
+from games.engine import GameState, legal_actions
+from games.refusals import SiteRefusal, money
 
 NO_PARAMS = ("roll", "end_turn", "buy", "decline", "pass", "pay_fine", "use_card", "casino_skip", "surrender")
 SQUARE_PARAM = ("build", "sell", "sell_all", "mortgage", "unmortgage", "keep_mortgaged", "teleport", "destroy",
@@ -35,13 +37,58 @@ class FormError(SiteRefusal, ValueError):
     English for programs, ``localized()`` in the reader's language)."""
 
 
+@dataclass(frozen=True)
+class Allowed:
+    """The values a number field takes now: from ``lo`` to ``hi``, amounts of cash or not."""
+
+    lo: int
+    hi: int
+    money: bool = True
+
+    def words(self, value: int) -> str:
+        return money(value) if self.money else f"{value:,}"
+
+
+# A number field's allowed values, looked up only when a value is refused (the lookup reads the
+# position): field name -> Allowed, or None where the page offers no such field now.
+Ranges = Callable[[str], "Allowed | None"]
+
+
+def number_ranges(state: GameState, seat: int, data: QueryDict) -> Ranges:
+    """What the bid and the trade builder's number fields allow for ``seat`` now, as the page's
+    inputs say (their min and max): a bid from the lowest bid to the bidder's cash, cash up to
+    what each side holds, jail cards up to the cards each side holds."""
+
+    def allowed(key: str) -> Allowed | None:
+        if key == "amount":
+            bid = next((a for a in legal_actions(state, seat) if a["type"] == "bid"), None)
+            return Allowed(bid["min"], bid["max"]) if bid else None
+        side, _sep, what = key.partition("_")
+        if side not in ("give", "take") or what not in ("cash", "cards"):
+            return None
+        if side == "give":
+            player = state.players[seat]
+        else:
+            raw = (data.get("to") or "").strip()
+            other = int(raw) if _WHOLE.fullmatch(raw) else -1
+            if not 0 <= other < len(state.players) or other == seat:
+                return None
+            player = state.players[other]
+        if what == "cash":
+            return Allowed(0, max(0, player.cash))
+        return Allowed(0, len(player.jail_cards), money=False)
+
+    return allowed
+
+
 @dataclass
 class ParsedAction:
     version: int
     actions: list[dict[str, Any]]  # one action, or reject + propose for a counter-offer
 
 
-def _whole(data: QueryDict, key: str, *, label: object = None, default: int | None = None) -> int:
+def _whole(data: QueryDict, key: str, *, label: object = None, default: int | None = None,
+           ranges: Ranges | None = None) -> int:
     raw = data.get(key)
     if raw is None or raw.strip() == "":
         if default is not None:
@@ -49,13 +96,22 @@ def _whole(data: QueryDict, key: str, *, label: object = None, default: int | No
         raise FormError(_("%(field)s is missing."), field=label or key)
     raw = raw.strip()
     if not _WHOLE.fullmatch(raw):
+        allowed = ranges(key) if ranges is not None else None
+        if allowed is not None:
+            # Say what the field takes ("-1" is a whole number to most people).
+            raise FormError(_("%(field)s must be a whole number from %(lo)s to %(hi)s, not “%(value)s”."),
+                            field=label or key, lo=allowed.words(allowed.lo), hi=allowed.words(allowed.hi),
+                            value=raw[:20])
         raise FormError(_("%(field)s must be a whole number, not “%(value)s”."),
                         field=label or key, value=raw[:20])
     return int(raw)
 
 
+_SQUARES = Allowed(0, 39, money=False)
+
+
 def _square(data: QueryDict, key: str = "square") -> int:
-    sq = _whole(data, key, label=_("The square"))
+    sq = _whole(data, key, label=_("The square"), ranges=lambda _key: _SQUARES)
     if not 0 <= sq < 40:
         raise FormError(_("There is no square %(n)d on the board."), n=sq)
     return sq
@@ -80,7 +136,9 @@ def _single(data: QueryDict, key: str) -> None:
         raise FormError(_("The field “%(field)s” was sent twice."), field=key)
 
 
-def parse_action(data: QueryDict) -> ParsedAction:
+def parse_action(data: QueryDict, *, ranges: Ranges | None = None) -> ParsedAction:
+    """The form's action(s). ``ranges`` tells a number field's allowed values, for the message
+    when one is refused (see ``number_ranges``)."""
     unknown = sorted(set(data) - KNOWN_FIELDS)
     if unknown:
         raise FormError(_("Unexpected field “%(field)s”: the page never sends it."),
@@ -98,7 +156,7 @@ def parse_action(data: QueryDict) -> ParsedAction:
     elif kind in TRADE_PARAM:
         action["trade"] = _whole(data, "trade", label=_("The trade"))
     elif kind == "bid":
-        action["amount"] = _whole(data, "amount", label=_("The bid"))
+        action["amount"] = _whole(data, "amount", label=_("The bid"), ranges=ranges)
     elif kind == "income_tax":
         choice = data.get("choice")
         if choice not in ("flat", "percent"):
@@ -125,12 +183,15 @@ def parse_action(data: QueryDict) -> ParsedAction:
             raise FormError(_("Tick the box to confirm that you want to leave the game."))
     elif kind == "propose":
         action["to"] = _whole(data, "to", label=_("The player to trade with"))
-        action["give"] = {"cash": _whole(data, "give_cash", label=_("The cash you give"), default=0),
-                          "squares": _squares(data, "give_squares"),
-                          "cards": _whole(data, "give_cards", label=_("The jail cards you give"), default=0)}
-        action["take"] = {"cash": _whole(data, "take_cash", label=_("The cash you ask for"), default=0),
-                          "squares": _squares(data, "take_squares"),
-                          "cards": _whole(data, "take_cards", label=_("The jail cards you ask for"), default=0)}
+        for side, cash, cards in (
+            ("give", _("The cash you give"), _("The jail cards you give")),
+            ("take", _("The cash you ask for"), _("The jail cards you ask for")),
+        ):
+            action[side] = {
+                "cash": _whole(data, f"{side}_cash", label=cash, default=0, ranges=ranges),
+                "squares": _squares(data, f"{side}_squares"),
+                "cards": _whole(data, f"{side}_cards", label=cards, default=0, ranges=ranges),
+            }
         if data.get("counter", "").strip():
             # A counter-offer: reject the offer on the table and propose this one, as one move.
             trade = _whole(data, "counter", label=_("The offer you answer"))

@@ -9,9 +9,13 @@ body is swapped in place (and polled, answering 204 while nothing changed).
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Callable
+from functools import wraps
+from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.views import redirect_to_login
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -32,6 +36,29 @@ from games.refusals import translate_refusal
 # ---------------------------------------------------------------------------------------------
 # Helpers
 # ---------------------------------------------------------------------------------------------
+
+
+def form_address(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+    """For the addresses the table pages' forms post to (urls_tables.py wraps each view): a
+    person who opens one (a reload, or signing in after their session ended, which comes back to
+    the address the form posted to) is sent to the form's page instead of an empty 405, and a
+    post from someone signed out signs in and comes back to that page, not to this address.
+    Posts from signed-in users go on to the view (and its require_POST and login_required)."""
+
+    @wraps(view)
+    def wrapped(request: HttpRequest, **kwargs: Any) -> HttpResponse:
+        if request.method == "POST" and request.user.is_authenticated:
+            return view(request, **kwargs)
+        if "table_id" in kwargs:
+            code = request.POST.get("code", "") if request.method == "POST" else ""
+            page = invite_path(code) if code else table_path(kwargs["table_id"])
+        else:
+            page = reverse("games:table_new")
+        if request.method == "POST":
+            return redirect_to_login(page)
+        return redirect(page)
+
+    return wrapped
 
 
 def _error(request: HttpRequest, error: Exception) -> None:
@@ -332,13 +359,30 @@ def table_invite_email(request: HttpRequest, table_id: int) -> HttpResponse:
         messages.error(request, _("Enter a valid e-mail address."))
         return _after_write(request, table)
     try:
-        invitation = services.invitation_create(
+        invited = services.invitation_create(
             table=table, by=request.user, email=form.cleaned_data["email"]
         )
     except services.GameError as e:
         _error(request, e)
+        return _after_write(request, table)
+    email = invited.invitation.email
+    if invited.status == services.Invited.SENT:
+        messages.success(request, _("Invitation sent to %(email)s.") % {"email": email})
+    elif invited.status == services.Invited.ALREADY:
+        messages.info(
+            request,
+            _("%(email)s is already invited to this table: no second e-mail was sent.")
+            % {"email": email},
+        )
     else:
-        messages.success(request, _("Invitation sent to %(email)s.") % {"email": invitation.email})
+        messages.info(
+            request,
+            _(
+                "%(email)s may now join this table, but no e-mail was sent: the address had an "
+                "invitation in the last 24 hours. Send them the invitation link yourself."
+            )
+            % {"email": email},
+        )
     return _after_write(request, table)
 
 

@@ -172,3 +172,38 @@ def test_auction_bid_form_has_the_minimum_and_the_cash(client, classic):
     assert f'name="amount" min="1" max="{cash}" value="1"' in html
     assert post(client, classic, type="bid", amount=str(cash + 1)).status_code == 400
     assert post(client, classic, type="bid", amount="15").status_code == 200
+
+
+@pytest.mark.parametrize("amount", ["-1", "lots", "1.5", "1234567890"])
+def test_a_bid_that_is_no_number_is_refused_saying_what_is_allowed(client, classic, amount):
+    st = set_position(classic, lambda s: s.stack.append({"k": "buy", "p": s.current, "sq": 39}))
+    client.force_login(users_by_seat(classic)[st.current])
+    post(client, classic, type="decline")
+    before = stored(classic).to_json()
+    cash = before["players"][st.current]["cash"]
+
+    response = post(client, classic, type="bid", amount=amount)
+
+    assert response.status_code == 400
+    assert (f"The bid must be a whole number from $1 to ${cash:,}, not “{amount}”."
+            in response.content.decode())
+    assert stored(classic).to_json() == before
+
+
+def test_trade_numbers_that_are_no_numbers_say_what_each_side_holds(client, classic):
+    st = stored(classic)
+    me, other = st.current, 1 - st.current
+    client.force_login(users_by_seat(classic)[me])
+    mine, theirs = st.players[me].cash, st.players[other].cash
+
+    give = post(client, classic, type="propose", to=str(other), give_cash="-1").content.decode()
+    take = post(client, classic, type="propose", to=str(other), take_cash="-20").content.decode()
+    cards = post(client, classic, type="propose", to=str(other), take_cards="x").content.decode()
+    square = post(client, classic, type="mortgage", square="-1").content.decode()
+
+    assert f"The cash you give must be a whole number from $0 to ${mine:,}, not “-1”." in give
+    assert f"The cash you ask for must be a whole number from $0 to ${theirs:,}, not “-20”." in take
+    assert ("The jail cards you ask for must be a whole number from 0 to "
+            f"{len(st.players[other].jail_cards)}, not “x”.") in cards
+    assert "The square must be a whole number from 0 to 39, not “-1”." in square
+    assert stored(classic).to_json() == st.to_json()

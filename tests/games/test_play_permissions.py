@@ -92,6 +92,81 @@ def test_outsider_move_on_a_public_game_is_forbidden_and_changes_nothing(client,
     assert snapshot(game) == before
 
 
+@pytest.mark.parametrize("who", ["anonymous", "charlie"])
+def test_a_spectators_move_without_javascript_gets_the_sites_403_page(client, charlie, game, who):
+    if who == "charlie":
+        client.force_login(charlie)
+    before = snapshot(game)
+
+    response = act(client, game, type="roll", htmx=False)
+
+    html = response.content.decode()
+    assert response.status_code == 403
+    assert response["Content-Type"].startswith("text/html")
+    assert 'class="site-header"' in html and "<h1>Not allowed</h1>" in html
+    assert "Only the players of this game may make moves." in html
+    assert f'href="{reverse("games:game", args=[game.pk])}">Back to the game</a>' in html
+    assert snapshot(game) == before
+
+
+def test_a_spectators_move_with_htmx_redraws_the_game_with_the_message(client, charlie, game):
+    client.force_login(charlie)
+    before = snapshot(game)
+
+    response = act(client, game, type="roll")
+
+    assert response.status_code == 403
+    assert response["HX-Retarget"] == "#game"
+    html = response.content.decode()
+    assert 'id="game"' in html and "Only the players of this game may make moves." in html
+    assert snapshot(game) == before
+
+
+def test_a_spectators_program_still_gets_json(client, charlie, game):
+    client.force_login(charlie)
+
+    response = client.post(reverse("games:game_act", args=[game.pk]), {"version": game.version, "type": "roll"},
+                           HTTP_ACCEPT="application/json")
+
+    assert response.status_code == 403
+    assert response.json()["error"] == "Only the players of this game may make moves."
+
+
+def test_a_form_from_an_out_of_date_session_gets_the_sites_403_page(alice, bob, game):
+    from django.test import Client
+
+    mover, _ = seat_users(game, alice, bob)
+    browser = Client(enforce_csrf_checks=True)
+    browser.force_login(mover)
+    before = snapshot(game)
+
+    page = reverse("games:game", args=[game.pk])
+    response = browser.post(reverse("games:game_act", args=[game.pk]), {"version": game.version, "type": "roll"},
+                            HTTP_REFERER=f"http://testserver{page}")
+
+    html = response.content.decode()
+    assert response.status_code == 403
+    assert 'class="site-header"' in html and "<h1>Not allowed</h1>" in html
+    assert "Reload the page and try again." in html
+    assert "CSRF verification failed" not in html
+    assert f'href="http://testserver{page}">Reload that page</a>' in html
+    assert snapshot(game) == before
+
+
+def test_a_form_too_large_to_read_gets_the_sites_400_page(client, alice, bob, game):
+    mover, _ = seat_users(game, alice, bob)
+    client.force_login(mover)
+    before = snapshot(game)
+    fields = {f"f{i}": "1" for i in range(1100)}  # past DATA_UPLOAD_MAX_NUMBER_FIELDS
+
+    response = act(client, game, type="roll", htmx=False, **fields)
+
+    html = response.content.decode()
+    assert response.status_code == 400
+    assert 'class="site-header"' in html and "<h1>Request not understood</h1>" in html
+    assert snapshot(game) == before
+
+
 def test_player_sees_exactly_the_legal_buttons(client, alice, bob, game):
     mover, waiter = seat_users(game, alice, bob)
 

@@ -185,10 +185,40 @@ def test_each_entry_matches_its_sample_first(entry):
     assert found is not None and found[0] is entry, (entry.english, found and found[0].english)
 
 
+def shown_in_english(message: str) -> str:
+    """The engine's words as the English page shows them: each amount with the currency sign
+    ("Ana has only $7 in cash", as the board and the players' panels write cash)."""
+    entry, found = match_refusal(message)
+    parts = re.split(r"\{(\w+)\}", entry.english)
+    out = []
+    for i, part in enumerate(parts):
+        if i % 2 == 0:
+            out.append(part)
+            continue
+        slot, value = entry.slot(part), found.group(part)
+        out.append(f"${int(value):,}" if slot.money else shown_in_english(value) if slot.nested else value)
+    return english_of("".join(out))
+
+
 @pytest.mark.parametrize("entry", REFUSALS, ids=lambda e: e.english[:50])
 def test_in_english_the_site_shows_the_engines_words(entry):
     with translation.override("en"):
-        assert translate_refusal(entry.sample) == english_of(entry.sample)
+        assert translate_refusal(entry.sample) == shown_in_english(entry.sample)
+
+
+@pytest.mark.parametrize(("language", "message", "shown"), [
+    ("en", "Nora has only 56 in cash", "Nora has only $56 in cash"),
+    ("en", "a bid of 2000 is above your cash (1500)", "a bid of $2,000 is above your cash ($1,500)"),
+    ("es", "the lowest bid now is 1010", "ahora la puja mínima es $1,010"),
+    ("ca", "not enough cash: a building costs 200", "no tens prou diners: un edifici costa $200"),
+    ("en", "the trade is no longer possible: Bob has only 7 in cash",
+     "the trade is no longer possible: Bob has only $7 in cash"),
+    # Counts are no amounts.
+    ("en", "only 2 build(s) per group per turn", "only 2 builds per group per turn"),
+])
+def test_amounts_in_refusals_carry_the_currency_sign(language, message, shown):
+    with translation.override(language):
+        assert translate_refusal(message) == shown
 
 
 def catalog_msgids() -> list[tuple[str | None, str]]:
@@ -557,3 +587,17 @@ def test_a_refused_record_names_the_engines_reason_in_catalan():
         checkpoints(parse_record(json.dumps(record).encode()))
 
     assert "no tens Boardwalk" in str(refused.value)
+
+
+@pytest.mark.django_db
+def test_a_trade_beyond_ones_cash_is_refused_with_the_currency_sign(client, game):
+    mover, _waiter = _seats(game)
+    client.force_login(mover)
+    seat = game.table.seats.get(user=mover).position
+    cash = game.state["players"][seat]["cash"]
+
+    response = act(client, game, type="propose", to=str(1 - seat), give_cash=str(cash + 1),
+                   headers=HTMX)
+
+    assert response.status_code == 400
+    assert f"Refused: {mover.display_name} has only ${cash:,} in cash." in response.content.decode()

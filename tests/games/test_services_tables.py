@@ -236,13 +236,18 @@ def test_correspondence_tables_take_the_hosts_rounds_and_live_tables_keep_minute
 
 
 @pytest.mark.django_db
-def test_invitation_create_only_by_players_and_once_per_address(alice, bob, charlie, make_table):
+def test_invitation_create_only_by_the_host_and_once_per_address(alice, bob, charlie, make_table):
     table = make_table(alice, seat_count=3)
+    services.table_join(table=table, user=bob)
 
     first = services.invitation_create(table=table, by=alice, email=" Dave@Example.com ")
     again = services.invitation_create(table=table, by=alice, email="dave@example.com")
 
-    assert first.pk == again.pk
-    assert first.email == "dave@example.com"
-    with pytest.raises(services.NotAllowed):
-        services.invitation_create(table=table, by=charlie, email="eve@example.com")
+    assert (first.status, again.status) == (services.Invited.SENT, services.Invited.ALREADY)
+    assert first.invitation.pk == again.invitation.pk
+    assert first.invitation.email == "dave@example.com"
+    # A seated player who is not the host may not invite, nor may a stranger.
+    for user in (bob, charlie):
+        with pytest.raises(services.NotAllowed):
+            services.invitation_create(table=table, by=user, email="eve@example.com")
+    assert list(table.invitations.values_list("email", flat=True)) == ["dave@example.com"]

@@ -259,7 +259,10 @@ def test_a_non_player_program_gets_the_english_error_and_the_translation(client,
         "error": "Only the players of this game may make moves.",
         "message": "Només els jugadors d'aquesta partida poden fer jugades.",
     }
-    assert page_answer.content.decode() == "Només els jugadors d'aquesta partida poden fer jugades."
+    # A person gets the site's 403 page, in their language, saying why.
+    page = page_answer.content.decode()
+    assert page_answer["Content-Type"].startswith("text/html") and 'class="site-header"' in page
+    assert "Només els jugadors d'aquesta partida poden fer jugades." in unescape(page)
 
 
 def _flashed(response) -> list[str]:
@@ -304,8 +307,8 @@ def test_an_invitation_to_a_started_game_is_refused_in_the_users_language(
 
 @pytest.mark.django_db
 @pytest.mark.parametrize(("language", "refused"), [
-    ("es", "Solo los jugadores de la mesa pueden invitar"),
-    ("ca", "Només els jugadors de la taula poden convidar"),
+    ("es", "Solo el anfitrión puede invitar"),
+    ("ca", "Només l'amfitrió pot convidar"),
 ])
 def test_an_invitation_by_someone_without_a_seat_is_refused_in_their_language(
         client, alice, charlie, make_table, language, refused):

@@ -120,7 +120,7 @@ def test_send_invitation_emails_the_invite_link(alice, make_table, mailoutbox):
     from games import services
 
     table = make_table(alice, name="Board night", is_private=True)
-    invitation = services.invitation_create(table=table, by=alice, email="dave@example.com")
+    invitation = services.invitation_create(table=table, by=alice, email="dave@example.com").invitation
 
     tasks.send_invitation(invitation.pk)
 

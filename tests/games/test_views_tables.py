@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from datetime import timedelta
+from urllib.parse import quote
 
 import pytest
 from django.urls import NoReverseMatch, reverse
@@ -274,13 +275,34 @@ def test_invite_link_needs_a_login_and_a_real_code(client, alice, bob, make_tabl
 
 
 @pytest.mark.django_db
-def test_writes_need_post_and_login(client, alice, make_table):
+def test_writes_need_post_and_login_and_lead_people_back_to_the_table(client, alice, bob, make_table):
     table = make_table(alice)
     url = reverse("games:table_join", args=[table.pk])
+    page = reverse("games:table", args=[table.pk])
 
-    assert client.post(url).status_code == 302  # to the login page
-    client.force_login(alice)
-    assert client.get(url).status_code == 405
+    # Signed out (a session that ended): sign in, then back to the table page, not to this address.
+    response = client.post(url)
+    assert response.status_code == 302
+    assert response["Location"] == f"{reverse('account_login')}?next={quote(page)}"
+    # Opened, not posted (where that sign-in used to lead): the table page, not an empty 405.
+    client.force_login(bob)
+    for name in ("table_join", "table_leave", "table_seat", "table_bot", "table_team",
+                 "table_invite_email", "table_start"):
+        response = client.get(reverse(f"games:{name}", args=[table.pk]))
+        assert (response.status_code, response["Location"]) == (302, page), name
+    response = client.get(reverse("games:table_create"))
+    assert (response.status_code, response["Location"]) == (302, reverse("games:table_new"))
+    assert not table.seats.filter(user=bob).exists()
+
+
+@pytest.mark.django_db
+def test_a_signed_out_join_through_an_invitation_link_comes_back_to_that_link(client, alice, make_table):
+    table = make_table(alice, is_private=True)
+    link = reverse("games:invite", args=[table.invite_code])
+
+    response = client.post(reverse("games:table_join", args=[table.pk]), {"code": table.invite_code})
+
+    assert response["Location"] == f"{reverse('account_login')}?next={quote(link)}"
 
 
 @pytest.mark.django_db
