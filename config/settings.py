@@ -105,6 +105,16 @@ else:
         "default": {
             "ENGINE": "django.db.backends.sqlite3",
             "NAME": VAR_DIR / "db.sqlite3",
+            "OPTIONS": {
+                # A transaction that starts with a read (every move does) cannot become a writer
+                # while another connection (a Celery task) holds the write lock: SQLite answers
+                # "database is locked" at once, whatever the timeout. BEGIN IMMEDIATE takes the
+                # write lock first, so a transaction waits its turn (up to "timeout" seconds).
+                "transaction_mode": "IMMEDIATE",
+                "timeout": 20,
+                # WAL: readers never wait for the writer, nor the writer for readers.
+                "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL",
+            },
         }
     }
 
