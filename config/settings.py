@@ -222,7 +222,20 @@ if CELERY_BROKER_URL.startswith("filesystem:"):
         _folder.mkdir(parents=True, exist_ok=True)
     CELERY_BROKER_TRANSPORT_OPTIONS = {key: str(path) for key, path in _CELERY_FOLDERS.items()}
     CELERY_BROKER_TRANSPORT_OPTIONS["store_processed"] = False
+elif CELERY_BROKER_URL.startswith(("redis:", "rediss:")):
+    # A task taken by a worker that then died goes back to the queue after this many seconds
+    # (Redis's default is an hour). Every task here takes well under a second and none is
+    # queued with a distant ETA, so a short timeout cannot redeliver a task still running.
+    CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 120}
 CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", False)
+# Every task is idempotent (process_deadlines claims each game by its row lock and deadline;
+# notify_turn by a conditional UPDATE; e-mails at worst go twice), so a task is acknowledged
+# after it ran, and one whose worker process died is queued again, not lost. Each worker
+# process takes one task at a time, so a crash strands no prefetched pile behind it.
+CELERY_TASK_ACKS_LATE = True
+CELERY_TASK_REJECT_ON_WORKER_LOST = True
+CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_TASK_IGNORE_RESULT = True
 CELERY_TIMEZONE = TIME_ZONE
 CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
