@@ -65,6 +65,9 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "allauth.account.middleware.AccountMiddleware",
+    # Last, so that its 400 page knows the user and language; it runs before every view and
+    # before CsrfViewMiddleware.process_view, which is what reads the form first.
+    "config.middleware.UnreadableFormMiddleware",
 ]
 
 ROOT_URLCONF = "config.urls"
