@@ -9,6 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import dj_database_url
+from django.core.exceptions import ImproperlyConfigured
 
 from config.env import env_bool, env_choice, env_int, env_list, env_str
 
@@ -46,6 +47,7 @@ INSTALLED_APPS = [
     "django_htmx",
     "allauth",
     "allauth.account",
+    "django_ratelimit",
     "accounts",
     "games",
 ]
@@ -68,6 +70,8 @@ MIDDLEWARE = [
     # Last, so that its 400 page knows the user and language; it runs before every view and
     # before CsrfViewMiddleware.process_view, which is what reads the form first.
     "config.middleware.UnreadableFormMiddleware",
+    # A rate-limited view (django-ratelimit's Ratelimited) answers 429 (config.views).
+    "django_ratelimit.middleware.RatelimitMiddleware",
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -202,8 +206,57 @@ SERVER_EMAIL = env_str("SERVER_EMAIL", DEFAULT_FROM_EMAIL)
 SECURE_COOKIES = env_bool("SECURE_COOKIES", not DEBUG)
 SESSION_COOKIE_SECURE = SECURE_COOKIES
 CSRF_COOKIE_SECURE = SECURE_COOKIES
-if env_bool("BEHIND_HTTPS_PROXY", False):
+BEHIND_HTTPS_PROXY = env_bool("BEHIND_HTTPS_PROXY", False)
+if BEHIND_HTTPS_PROXY:
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+    # The client's address is the last hop of X-Forwarded-For, the one our proxy added (for
+    # allauth's login limits and ours, config/ratelimit.py).
+    ALLAUTH_TRUSTED_PROXY_COUNT = 1
+SILENCED_SYSTEM_CHECKS = [
+    # django-ratelimit lists the cache backends it knows; Django's own RedisCache (INCR) and
+    # config.cache.DatabaseCache (a locked read and write) both increment atomically.
+    "django_ratelimit.W001",
+]
+
+# The cache: shared by every process (gunicorn workers, the Celery worker), so that rate limits
+# (allauth's login limits, ours on moves, invitations and uploads) count across them and survive
+# a restart. Redis when CACHE_URL names one; else a table in the site's database, which needs no
+# server. Its increments are a locked read and write (config/cache.py), as atomic as Redis's
+# INCR; Django's file cache cannot lock, and the in-memory cache is per process.
+CACHE_URL = env_str("CACHE_URL", "")
+if CACHE_URL:
+    if not CACHE_URL.startswith(("redis://", "rediss://", "unix://")):
+        raise ImproperlyConfigured(
+            f"The environment variable CACHE_URL must be a Redis URL (redis://...), not {CACHE_URL!r}."
+        )
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": CACHE_URL,
+            "KEY_PREFIX": "monopoly",
+        }
+    }
+else:
+    # The table is made by `manage.py createcachetable` (bin/run does it; the test database
+    # gets it from Django's test runner).
+    CACHES = {
+        "default": {
+            "BACKEND": "config.cache.DatabaseCache",
+            "LOCATION": "django_cache",
+            "KEY_PREFIX": "monopoly",
+        }
+    }
+
+# Rate limits of our own endpoints (django-ratelimit; allauth's ACCOUNT_RATE_LIMITS keep their
+# defaults for the account pages). A request over the limit gets config.views.rate_limited: 429.
+RATELIMIT_ENABLE = env_bool("RATELIMIT_ENABLE", True)
+RATELIMIT_VIEW = "config.views.rate_limited"
+RATELIMIT_IP_META_KEY = "config.ratelimit.client_ip"
+# Per signed-in user (per address for visitors): a person plays a few moves a minute, a program
+# more; these only stop floods.
+RATE_LIMIT_MOVES = "120/m"
+RATE_LIMIT_INVITATIONS = "10/m"
+RATE_LIMIT_UPLOADS = "10/m"
 
 # bench/web.py's minimal endpoint (games/views/api.py: lock and update one row), off in
 # production: with it off, the URL answers 404.

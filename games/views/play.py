@@ -23,6 +23,7 @@ from django.utils.translation import gettext_noop
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import reswap, retarget
 
+from config.ratelimit import limit
 from games import services
 from games.engine import GameState, RuleSet, apply, new_game, set_clock
 from games.engine.errors import EngineError
@@ -226,6 +227,7 @@ def _moved_json(sub: services.Submission, me: Seat) -> JsonResponse:
 
 
 @require_POST
+@limit("RATE_LIMIT_MOVES")
 def act(request: HttpRequest, game_id: int) -> HttpResponse:
     """Every move of the page's forms, and of programs: the same checks and the same form fields
     for both; a program asking for JSON gets JSON back (see ``_wants_json``)."""
@@ -392,6 +394,7 @@ def replay(request: HttpRequest, game_id: int) -> HttpResponse:
 
 
 @require_http_methods(["GET", "POST"])
+@limit("RATE_LIMIT_UPLOADS")
 def record_upload(request: HttpRequest) -> HttpResponse:
     """Upload a game record to step through it; it stays in the session, never in the database."""
     error = None
