@@ -47,6 +47,7 @@ INSTALLED_APPS = [
     "django_htmx",
     "allauth",
     "allauth.account",
+    "csp",
     "django_ratelimit",
     "accounts",
     "games",
@@ -54,6 +55,8 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # The Content-Security-Policy header on every answer, static files and error pages too.
+    "csp.middleware.CSPMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
@@ -202,7 +205,8 @@ EMAIL_TIMEOUT = env_int("EMAIL_TIMEOUT", 10, minimum=1)
 DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", f"{SITE_NAME} <noreply@localhost>")
 SERVER_EMAIL = env_str("SERVER_EMAIL", DEFAULT_FROM_EMAIL)
 
-# Security switches that only make sense behind HTTPS.
+# Security switches that only make sense behind HTTPS: on by default outside DEBUG, so that
+# `manage.py check --deploy` is clean with production settings; each can be turned off.
 SECURE_COOKIES = env_bool("SECURE_COOKIES", not DEBUG)
 SESSION_COOKIE_SECURE = SECURE_COOKIES
 CSRF_COOKIE_SECURE = SECURE_COOKIES
@@ -212,11 +216,42 @@ if BEHIND_HTTPS_PROXY:
     # The client's address is the last hop of X-Forwarded-For, the one our proxy added (for
     # allauth's login limits and ours, config/ratelimit.py).
     ALLAUTH_TRUSTED_PROXY_COUNT = 1
+SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", not DEBUG)
+# HSTS: browsers refuse plain HTTP for this long once they have seen the header (a year).
+SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", 0 if DEBUG else 31_536_000, minimum=0)
+SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", True)
+SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", False)
 SILENCED_SYSTEM_CHECKS = [
     # django-ratelimit lists the cache backends it knows; Django's own RedisCache (INCR) and
     # config.cache.DatabaseCache (a locked read and write) both increment atomically.
     "django_ratelimit.W001",
 ]
+if not SECURE_HSTS_PRELOAD:
+    # Asking to be preloaded into browsers is the domain owner's choice, and hard to undo:
+    # off unless SECURE_HSTS_PRELOAD says so, and then check --deploy need not remind us.
+    SILENCED_SYSTEM_CHECKS.append("security.W021")
+
+# Content-Security-Policy (django-csp 4): scripts, styles, images and requests from this site
+# only; no inline <script>, no on*= handlers and no eval (htmx is configured for that in
+# base.html's htmx-config). Inline style attributes stay allowed (style-src-attr): the board and
+# the swatches set their colours and grid positions as CSS variables in style="", which can
+# run no script, while <style> elements and style sheets still must come from the site.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": ["'self'"],
+        "script-src": ["'self'"],
+        "style-src": ["'self'"],
+        "style-src-elem": ["'self'"],
+        "style-src-attr": ["'unsafe-inline'"],
+        "img-src": ["'self'", "data:"],
+        "font-src": ["'self'"],
+        "connect-src": ["'self'"],
+        "form-action": ["'self'"],
+        "frame-ancestors": ["'none'"],
+        "base-uri": ["'none'"],
+        "object-src": ["'none'"],
+    },
+}
 
 # The cache: shared by every process (gunicorn workers, the Celery worker), so that rate limits
 # (allauth's login limits, ours on moves, invitations and uploads) count across them and survive
