@@ -80,8 +80,12 @@ def configure_environment() -> str:
             # "testserver" is the in-process test client's host (sessions and query counts).
             "ALLOWED_HOSTS": "127.0.0.1,testserver",
             "BENCH_ENDPOINTS": "true",
-            # Plain HTTP on loopback: cookies marked Secure would never be sent back.
+            # Plain HTTP on loopback: cookies marked Secure would never be sent back, and there
+            # is no HTTPS to redirect to.
             "SECURE_COOKIES": "false",
+            "SECURE_SSL_REDIRECT": "false",
+            # The bots move as fast as the server answers: the site's flood limits would stop them.
+            "RATELIMIT_ENABLE": "false",
             "VAR_DIR": str(ROOT / "var" / "bench"),
             "LOG_LEVEL": "WARNING",
             "DJANGO_SETTINGS_MODULE": "config.settings",
@@ -111,6 +115,8 @@ def setup_django() -> None:
 
     django.setup()
     call_command("migrate", verbosity=0)
+    # The cache's table, where no CACHE_URL names a Redis (allauth's login limits count there).
+    call_command("createcachetable", verbosity=0)
     # DEBUG=false serves content-hashed static files: the game page needs the manifest.
     call_command("collectstatic", interactive=False, verbosity=0)
 

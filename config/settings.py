@@ -9,6 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import dj_database_url
+from django.core.exceptions import ImproperlyConfigured
 
 from config.env import env_bool, env_choice, env_int, env_list, env_str
 
@@ -48,12 +49,16 @@ INSTALLED_APPS = [
     "django_htmx",
     "allauth",
     "allauth.account",
+    "csp",
+    "django_ratelimit",
     "accounts",
     "games",
 ]
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # The Content-Security-Policy header on every answer, static files and error pages too.
+    "csp.middleware.CSPMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
@@ -67,6 +72,11 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "allauth.account.middleware.AccountMiddleware",
+    # Last, so that its 400 page knows the user and language; it runs before every view and
+    # before CsrfViewMiddleware.process_view, which is what reads the form first.
+    "config.middleware.UnreadableFormMiddleware",
+    # A rate-limited view (django-ratelimit's Ratelimited) answers 429 (config.views).
+    "django_ratelimit.middleware.RatelimitMiddleware",
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -107,6 +117,16 @@ else:
         "default": {
             "ENGINE": "django.db.backends.sqlite3",
             "NAME": VAR_DIR / "db.sqlite3",
+            "OPTIONS": {
+                # A transaction that starts with a read (every move does) cannot become a writer
+                # while another connection (a Celery task) holds the write lock: SQLite answers
+                # "database is locked" at once, whatever the timeout. BEGIN IMMEDIATE takes the
+                # write lock first, so a transaction waits its turn (up to "timeout" seconds).
+                "transaction_mode": "IMMEDIATE",
+                "timeout": 20,
+                # WAL: readers never wait for the writer, nor the writer for readers.
+                "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL",
+            },
         }
     }
 
@@ -187,12 +207,93 @@ EMAIL_TIMEOUT = env_int("EMAIL_TIMEOUT", 10, minimum=1)
 DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", f"{SITE_NAME} <noreply@localhost>")
 SERVER_EMAIL = env_str("SERVER_EMAIL", DEFAULT_FROM_EMAIL)
 
-# Security switches that only make sense behind HTTPS.
+# Security switches that only make sense behind HTTPS: on by default outside DEBUG, so that
+# `manage.py check --deploy` is clean with production settings; each can be turned off.
 SECURE_COOKIES = env_bool("SECURE_COOKIES", not DEBUG)
 SESSION_COOKIE_SECURE = SECURE_COOKIES
 CSRF_COOKIE_SECURE = SECURE_COOKIES
-if env_bool("BEHIND_HTTPS_PROXY", False):
+BEHIND_HTTPS_PROXY = env_bool("BEHIND_HTTPS_PROXY", False)
+if BEHIND_HTTPS_PROXY:
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+    # The client's address is the last hop of X-Forwarded-For, the one our proxy added (for
+    # allauth's login limits and ours, config/ratelimit.py).
+    ALLAUTH_TRUSTED_PROXY_COUNT = 1
+SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", not DEBUG)
+# HSTS: browsers refuse plain HTTP for this long once they have seen the header (a year).
+SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", 0 if DEBUG else 31_536_000, minimum=0)
+SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", True)
+SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", False)
+SILENCED_SYSTEM_CHECKS = [
+    # django-ratelimit lists the cache backends it knows; Django's own RedisCache (INCR) and
+    # config.cache.DatabaseCache (a locked read and write) both increment atomically.
+    "django_ratelimit.W001",
+]
+if not SECURE_HSTS_PRELOAD:
+    # Asking to be preloaded into browsers is the domain owner's choice, and hard to undo:
+    # off unless SECURE_HSTS_PRELOAD says so, and then check --deploy need not remind us.
+    SILENCED_SYSTEM_CHECKS.append("security.W021")
+
+# Content-Security-Policy (django-csp 4): scripts, styles, images and requests from this site
+# only; no inline <script>, no on*= handlers and no eval (htmx is configured for that in
+# base.html's htmx-config). Inline style attributes stay allowed (style-src-attr): the board and
+# the swatches set their colours and grid positions as CSS variables in style="", which can
+# run no script, while <style> elements and style sheets still must come from the site.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": ["'self'"],
+        "script-src": ["'self'"],
+        "style-src": ["'self'"],
+        "style-src-elem": ["'self'"],
+        "style-src-attr": ["'unsafe-inline'"],
+        "img-src": ["'self'", "data:"],
+        "font-src": ["'self'"],
+        "connect-src": ["'self'"],
+        "form-action": ["'self'"],
+        "frame-ancestors": ["'none'"],
+        "base-uri": ["'none'"],
+        "object-src": ["'none'"],
+    },
+}
+
+# The cache: shared by every process (gunicorn workers, the Celery worker), so that rate limits
+# (allauth's login limits, ours on moves, invitations and uploads) count across them and survive
+# a restart. Redis when CACHE_URL names one; else a table in the site's database, which needs no
+# server. Its increments are a locked read and write (config/cache.py), as atomic as Redis's
+# INCR; Django's file cache cannot lock, and the in-memory cache is per process.
+CACHE_URL = env_str("CACHE_URL", "")
+if CACHE_URL:
+    if not CACHE_URL.startswith(("redis://", "rediss://", "unix://")):
+        raise ImproperlyConfigured(
+            f"The environment variable CACHE_URL must be a Redis URL (redis://...), not {CACHE_URL!r}."
+        )
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": CACHE_URL,
+            "KEY_PREFIX": "monopoly",
+        }
+    }
+else:
+    # The table is made by `manage.py createcachetable` (bin/run does it; the test database
+    # gets it from Django's test runner).
+    CACHES = {
+        "default": {
+            "BACKEND": "config.cache.DatabaseCache",
+            "LOCATION": "django_cache",
+            "KEY_PREFIX": "monopoly",
+        }
+    }
+
+# Rate limits of our own endpoints (django-ratelimit; allauth's ACCOUNT_RATE_LIMITS keep their
+# defaults for the account pages). A request over the limit gets config.views.rate_limited: 429.
+RATELIMIT_ENABLE = env_bool("RATELIMIT_ENABLE", True)
+RATELIMIT_VIEW = "config.views.rate_limited"
+RATELIMIT_IP_META_KEY = "config.ratelimit.client_ip"
+# Per signed-in user (per address for visitors): a person plays a few moves a minute, a program
+# more; these only stop floods.
+RATE_LIMIT_MOVES = "120/m"
+RATE_LIMIT_INVITATIONS = "10/m"
+RATE_LIMIT_UPLOADS = "10/m"
 
 # bench/web.py's minimal endpoint (games/views/api.py: lock and update one row), off in
 # production: with it off, the URL answers 404.
@@ -214,7 +315,20 @@ if CELERY_BROKER_URL.startswith("filesystem:"):
         _folder.mkdir(parents=True, exist_ok=True)
     CELERY_BROKER_TRANSPORT_OPTIONS = {key: str(path) for key, path in _CELERY_FOLDERS.items()}
     CELERY_BROKER_TRANSPORT_OPTIONS["store_processed"] = False
+elif CELERY_BROKER_URL.startswith(("redis:", "rediss:")):
+    # A task taken by a worker that then died goes back to the queue after this many seconds
+    # (Redis's default is an hour). Every task here takes well under a second and none is
+    # queued with a distant ETA, so a short timeout cannot redeliver a task still running.
+    CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 120}
 CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", False)
+# Every task is idempotent (process_deadlines claims each game by its row lock and deadline;
+# notify_turn by a conditional UPDATE; e-mails at worst go twice), so a task is acknowledged
+# after it ran, and one whose worker process died is queued again, not lost. Each worker
+# process takes one task at a time, so a crash strands no prefetched pile behind it.
+CELERY_TASK_ACKS_LATE = True
+CELERY_TASK_REJECT_ON_WORKER_LOST = True
+CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_TASK_IGNORE_RESULT = True
 CELERY_TIMEZONE = TIME_ZONE
 CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")

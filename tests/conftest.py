@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import uuid
 from collections.abc import Iterator
 
 import pytest
@@ -26,6 +27,19 @@ def _default_language() -> Iterator[None]:
     translation.deactivate()
     yield
     translation.deactivate()
+
+
+@pytest.fixture(autouse=True)
+def _cache_of_its_own(settings: Settings) -> None:
+    # Each test gets an empty in-memory cache of its own: rate-limit counts never leak from one
+    # test to the next, and the database cache's queries stay out of the query counts. The
+    # shared cache the site runs on is tested where it matters (tests/games/test_rate_limits.py).
+    settings.CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+            "LOCATION": f"test-{uuid.uuid4().hex}",
+        }
+    }
 
 
 @pytest.fixture

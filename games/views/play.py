@@ -24,6 +24,7 @@ from django.views.decorators.csrf import csrf_exempt, csrf_protect
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import reswap, retarget
 
+from config.ratelimit import limit
 from games import records, services
 from games.engine import GameState
 from games.engine.events import describe
@@ -236,6 +237,7 @@ def _moved_json(sub: services.Submission, me: Seat) -> JsonResponse:
 
 
 @require_POST
+@limit("RATE_LIMIT_MOVES")
 def act(request: HttpRequest, game_id: int) -> HttpResponse:
     """Every move of the page's forms, and of programs: the same checks and the same form fields
     for both; a program asking for JSON gets JSON back (see ``_wants_json``)."""
@@ -362,6 +364,7 @@ _UPLOAD_OVERHEAD = 64 * 1024
 @login_required
 @csrf_exempt
 @require_http_methods(["GET", "POST"])
+@limit("RATE_LIMIT_UPLOADS")
 def record_upload(request: HttpRequest) -> HttpResponse:
     """Upload a game record to step through it: kept, prepared (games/records.py), as the
     uploader's one uploaded record until they upload another.

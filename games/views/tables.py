@@ -25,6 +25,7 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST, require_safe
 from django_htmx.http import HttpResponseClientRedirect
 
+from config.ratelimit import limit
 from games import selectors, services
 from games.engine import PRESET_NAMES, PRESETS
 from games.forms import InviteForm, TableForm, TeamForm
@@ -352,6 +353,7 @@ def table_team(request: HttpRequest, table_id: int) -> HttpResponse:
 
 @require_POST
 @login_required
+@limit("RATE_LIMIT_INVITATIONS")
 def table_invite_email(request: HttpRequest, table_id: int) -> HttpResponse:
     table = _table_or_404(request, table_id)
     form = InviteForm(request.POST)

@@ -3,9 +3,10 @@
 (function () {
   "use strict";
 
-  // The poll (hx-trigger="every 2s [gameIdle()]") waits while the player is filling a form:
-  // typing a bid, or building a trade, so that a refresh never wipes what they entered.
-  window.gameIdle = function () {
+  // The poll waits while the player is filling a form: typing a bid, or building a trade, so
+  // that a refresh never wipes what they entered. (Not an hx-trigger filter: those are eval'd,
+  // and the Content-Security-Policy allows no eval.) Cancelling htmx:confirm skips one poll.
+  function gameIdle() {
     if (document.visibilityState === "hidden") return false;
     var game = document.getElementById("game");
     if (!game) return false;
@@ -13,7 +14,11 @@
     var a = document.activeElement;
     if (a && game.contains(a) && a.matches("input, select, textarea")) return false;
     return true;
-  };
+  }
+  document.addEventListener("htmx:confirm", function (e) {
+    var elt = e.detail && e.detail.elt;
+    if (elt && elt.hasAttribute("data-poll") && !gameIdle()) e.preventDefault();
+  });
 
   function format(ms) {
     if (ms <= 0) return "0:00";

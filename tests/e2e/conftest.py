@@ -26,6 +26,40 @@ CHROMIUM_ARGS = [
 ]
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "e2e"
 
+# Every page of every test reports what the Content-Security-Policy blocked: the browser's
+# securitypolicyviolation event, passed on through the console (Playwright's init scripts run
+# outside the page's policy), and collected here; a test with any fails at teardown.
+CSP_WATCH = """document.addEventListener("securitypolicyviolation", (e) => {
+  console.error(`CSP violation: ${e.violatedDirective} blocked ${e.blockedURI || "inline"}`
+    + ` at ${e.sourceFile || document.location.href}:${e.lineNumber} (${e.sample || ""})`);
+});"""
+CSP_VIOLATIONS: list[str] = []
+
+
+class WatchedBrowser:
+    """The browser, whose every new context reports CSP violations into CSP_VIOLATIONS."""
+
+    def __init__(self, browser: object) -> None:
+        self._browser = browser
+
+    def new_context(self, **kwargs: object) -> object:
+        context = self._browser.new_context(**kwargs)
+        context.add_init_script(script=CSP_WATCH)
+
+        def on_page(page: object) -> None:
+            page.on("console", lambda message: _note(message.text))
+
+        context.on("page", on_page)
+        return context
+
+    def __getattr__(self, name: str) -> object:
+        return getattr(self._browser, name)
+
+
+def _note(text: str) -> None:
+    if text.startswith("CSP violation") or "Content Security Policy" in text:
+        CSP_VIOLATIONS.append(text)
+
 
 def chromium_path() -> str | None:
     return shutil.which("chromium") or (
@@ -51,7 +85,7 @@ def browser() -> Iterator[object]:
         with sync_playwright() as playwright:
             browser = playwright.chromium.launch(executable_path=path, args=CHROMIUM_ARGS)
             try:
-                yield browser
+                yield WatchedBrowser(browser)
             finally:
                 browser.close()
     finally:
@@ -59,6 +93,16 @@ def browser() -> Iterator[object]:
             os.environ.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
         else:
             os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = previous
+
+
+@pytest.fixture(autouse=True)
+def no_csp_violations() -> Iterator[list[str]]:
+    """Fails the test if any page it opened had something blocked by the CSP."""
+    CSP_VIOLATIONS.clear()
+    yield CSP_VIOLATIONS
+    found, CSP_VIOLATIONS[:] = list(CSP_VIOLATIONS), []
+    if found:
+        pytest.fail("Content-Security-Policy violations:\n" + "\n".join(found))
 
 
 @pytest.fixture(scope="session")

@@ -50,8 +50,8 @@ def test_page_polls_every_2_s_live_and_every_15_s_by_correspondence(client, alic
     slow = start_game(alice, charlie, pace="correspondence")
     client.force_login(alice)
 
-    assert 'hx-trigger="every 2s [gameIdle()]"' in client.get(reverse("games:game", args=[live.pk])).content.decode()
-    assert 'hx-trigger="every 15s [gameIdle()]"' in client.get(reverse("games:game", args=[slow.pk])).content.decode()
+    assert 'hx-trigger="every 2s" data-poll' in client.get(reverse("games:game", args=[live.pk])).content.decode()
+    assert 'hx-trigger="every 15s" data-poll' in client.get(reverse("games:game", args=[slow.pk])).content.decode()
 
 
 def test_unchanged_poll_is_one_query_besides_the_session(client, alice, bob, django_assert_num_queries):

@@ -1,0 +1,40 @@
+"""Site-wide middleware of our own."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from django.core.exceptions import BadRequest, SuspiciousOperation
+from django.http import HttpRequest, HttpResponse
+from django.http.multipartparser import MultiPartParserError
+from django.shortcuts import render
+from django.utils.log import log_response
+
+
+class UnreadableFormMiddleware:
+    """Answer 400 with the site's error page to a POST whose form cannot be read.
+
+    A form declared in another charset than UTF-8 (``application/x-www-form-urlencoded;
+    charset=latin-1``) makes ``request.POST`` raise BadRequest, and raise again at every later
+    read. Django's 400 and 500 handlers re-run the CSRF check, which reads the form again: the
+    400 became a 500 with every traceback logged three times over. Reading the form here, before
+    any view and before ``CsrfViewMiddleware.process_view``, turns that (and the other refusals of
+    a body: too large, too many fields, broken multipart) into one answer and one log line.
+    """
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        if request.method == "POST":
+            try:
+                request.POST  # noqa: B018 (read for its side effect: parsing the body)
+            except (BadRequest, SuspiciousOperation, MultiPartParserError) as error:
+                # Later reads (templates, error handlers) see an empty form instead of raising.
+                request._mark_post_parse_error()
+                response = render(request, "400.html", status=400)
+                # django.request's one line for this 400 (it then logs no other), with the reason.
+                log_response("Unreadable form refused (400): %s: %s", request.path, error,
+                             response=response, request=request)
+                return response
+        return self.get_response(request)
