@@ -8,6 +8,7 @@ commit.
 
 from __future__ import annotations
 
+import json
 import random
 import secrets
 from dataclasses import dataclass, field
@@ -22,6 +23,7 @@ from django.utils.translation import gettext_lazy as _
 
 from games.engine import GameState, IllegalAction, RuleSet, apply, new_game, set_clock, waiting_on
 from games.engine.errors import EngineError, InvalidRules
+from games.engine.rules import auction_askee
 from games.models import AuctionRow, DeckRow, DeedRow, Game, GameAction, Invitation, Seat, Table, TradeRow
 from games.refusals import SiteRefusal
 
@@ -359,14 +361,40 @@ def _deadline(game: Game, state: GameState, now: datetime) -> datetime | None:
     return now + timedelta(seconds=seconds)
 
 
-def _write(sub: Submission, seats: list[Seat], *, before: dict | None) -> None:
-    """Write the state, the mirrored rows and the game's summary columns; bump the version."""
+def _decision(state: dict) -> tuple | None:
+    """What the game waits on, as a value that changes exactly when a decision is newly waited
+    on: each one gets a fresh deadline (RULES.md 11) and its "your turn" e-mail.
+
+    Without a stacked decision it is the current player's turn step: a roll after doubles
+    (RULES.md 3.4) is a new decision though player, stack and phase are the same as before the
+    roll. A stacked decision is the frame on top (at its depth, so that the one below it, met
+    again, is new again), except that an auction's frame changes with every bid and pass: there
+    the decision is the bid to beat (a new bid is new for every other bidder; a pass is not new
+    for those still deciding, RULES.md 4) and, in a rotating auction, the bidder asked.
+    Building, mortgaging or trading while a decision waits leaves it as it was."""
+    if state["over"]:
+        return None
+    stack = state["stack"]
+    if not stack:
+        turn = state["turn"]
+        return ("turn", state["round"], state["current"], state["phase"], turn["doubles"], turn["rolled"])
+    top = stack[-1]
+    if top["k"] == "auction":
+        return (len(stack), "auction", top["what"], top["sq"], top["stage"], top["high"], top["leader"],
+                top.get("winner"), auction_askee(top))
+    # (Sorted keys: PostgreSQL's jsonb gives the stored state's keys back in an order of its own.)
+    return (len(stack), json.dumps(top, sort_keys=True))
+
+
+def _write(sub: Submission, seats: list[Seat], *, before: dict | None, fresh: bool = False) -> None:
+    """Write the state, the mirrored rows and the game's summary columns; bump the version.
+    A decision newly waited on (``_decision``; or ``fresh``, after a timeout, which always leaves
+    a new decision) gets a fresh deadline and its e-mail; any other move keeps the deadline."""
     game, state = sub.game, sub.state
     now = timezone.now()
     new = state.to_json()
     waiting = waiting_on(state)
-    moved = before is None or before["current"] != new["current"] or before["stack"] != new["stack"] \
-        or before["phase"] != new["phase"]
+    moved = fresh or before is None or _decision(before) != _decision(new)
     game.state = new
     game.version += 1
     game.round = state.round
@@ -535,12 +563,19 @@ def game_submit_actions(*, game: Game, user, actions: list[dict], expected_versi
 
 
 @transaction.atomic
-def game_timeout(*, game_id: int, now: datetime | None = None) -> int:
-    """Apply the defaults of RULES.md 11 to every decision whose deadline has passed. Claims the
-    game with a locked read and does nothing if another worker already moved it."""
+def game_timeout(*, game_id: int, now: datetime | None = None, seen_version: int | None = None) -> int:
+    """Apply the defaults of RULES.md 11 to every decision whose deadline has passed.
+
+    Claims the game with a locked read and does nothing if it has moved on meanwhile: another
+    worker's timeout or a player's move, committed between the sweep's read (``seen_version``,
+    the version whose deadline it found due) and this lock. A timeout and a move never both
+    apply to one decision: the move that loses the lock to the timeout finds a newer version
+    and gets StaleVersion."""
     now = now or timezone.now()
     game = _locked_game(game_id)
     if game.status != Game.Status.ACTIVE or game.deadline is None or game.deadline > now:
+        return 0
+    if seen_version is not None and game.version != seen_version:
         return 0
     seats = list(game.table.seats.select_related("user"))
     before = game.state
@@ -553,8 +588,9 @@ def game_timeout(*, game_id: int, now: datetime | None = None) -> int:
             continue
         _apply(sub, {"type": "timeout", "player": p}, seat=p, source="timeout")
     _bots(sub, seats)
-    game.deadline = None  # recomputed by _write
-    _write(sub, seats, before=before)
+    # Whatever the timeout left to decide is newly waited on, even when it is the same player's
+    # same kind of decision again (a timed-out roll that threw doubles rolls again, RULES.md 3).
+    _write(sub, seats, before=before, fresh=True)
     return sub.actions
 
 
