@@ -93,7 +93,8 @@ def table_rules(*, preset: str, options: dict[str, Any], pace: str) -> RuleSet:
 @transaction.atomic
 def table_create(*, host, name: str, preset: str, options: dict[str, Any] | None = None,
                  pace: str = Table.Pace.CORRESPONDENCE, turn_hours: int | None = 24,
-                 seat_count: int | None = None, is_private: bool = False) -> Table:
+                 seat_count: int | None = None, is_private: bool = False,
+                 absent_seat: str = Table.AbsentSeat.OUT) -> Table:
     options = dict(options or {})
     try:
         rules = table_rules(preset=preset, options=options, pace=pace)
@@ -105,6 +106,8 @@ def table_create(*, host, name: str, preset: str, options: dict[str, Any] | None
         raise GameError(_("this rule set seats %(lo)s to %(hi)s players"), lo=lo, hi=hi)
     if pace not in Table.Pace.values:
         raise GameError(_("pace must be live or correspondence"))
+    if absent_seat not in Table.AbsentSeat.values:
+        raise GameError(_("choose what becomes of an absent player's seat"))
     if pace == Table.Pace.CORRESPONDENCE:
         if turn_hours not in Table.TURN_HOURS:
             raise GameError(_("choose 1, 12, 24 or 72 hours per turn"))
@@ -114,7 +117,8 @@ def table_create(*, host, name: str, preset: str, options: dict[str, Any] | None
     default = translation.gettext("%(name)s's table") % {"name": host.display_name or host.username}
     name = (name or "").strip() or default
     table = Table.objects.create(host=host, name=name[:80], preset=preset, options=options, pace=pace,
-                                 turn_hours=turn_hours, seat_count=seat_count, is_private=is_private)
+                                 turn_hours=turn_hours, seat_count=seat_count, is_private=is_private,
+                                 absent_seat=absent_seat)
     Seat.objects.bulk_create([
         Seat(table=table, position=i, user=host if i == 0 else None,
              team=(i % 2) if rules.teams else None)
@@ -592,6 +596,79 @@ def game_timeout(*, game_id: int, now: datetime | None = None, seen_version: int
     # same kind of decision again (a timed-out roll that threw doubles rolls again, RULES.md 3).
     _write(sub, seats, before=before, fresh=True)
     return sub.actions
+
+
+# ---------------------------------------------------------------------------------------------
+# Accounts deleted: games outlive them
+# ---------------------------------------------------------------------------------------------
+
+# Why the site played a "system" action for a seat (GameAction.action["reason"]).
+REASON_ACCOUNT_DELETED = "account_deleted"
+
+
+@transaction.atomic
+def account_seats_release(*, user) -> None:
+    """Let go of every seat of a user whose account is being deleted, in the deletion's
+    transaction (accounts.services.user_delete calls this just before deleting the row).
+
+    Open tables: the user's own are cancelled, elsewhere their seat is free again. Games: the
+    seat stays in the game under a neutral name (the player's name leaves the game's state and
+    its record); in a game still in play it is forfeited at once, the engine's surrender logged
+    as a "system" action, or, where the table says so (RULES.md 15, ``absent_seat``), taken over
+    by a strategy bot. Finished games keep their records."""
+    Table.objects.filter(host=user, status=Table.Status.OPEN).update(status=Table.Status.CANCELLED)
+    seats = list(Seat.objects.filter(user=user).select_related("table").order_by("table_id"))
+    for seat in seats:
+        status = seat.table.status
+        if status in (Table.Status.OPEN, Table.Status.CANCELLED):
+            seat.user = None
+            seat.save(update_fields=["user"])
+            continue
+        # (Games locked in the order of their tables: two deletions never wait on each other.)
+        game = Game.objects.filter(table_id=seat.table_id).values_list("pk", flat=True).first()
+        if game is not None:
+            _game_seat_release(game_id=game, position=seat.position)
+
+
+def _game_seat_release(*, game_id: int, position: int) -> None:
+    game = _locked_game(game_id)
+    seats = list(game.table.seats.select_related("user"))
+    seat = next(s for s in seats if s.position == position)
+    before = game.state
+    state = GameState.from_json(before)
+    player = state.players[position]
+    playing = game.status == Game.Status.ACTIVE and not player.bankrupt
+    takeover = playing and game.table.absent_seat == Table.AbsentSeat.BOT
+    seat.user = None
+    seat.account_deleted = True
+    fields = ["user", "account_deleted"]
+    if takeover:
+        seat.bot = Seat.Bot.STRATEGY
+        fields.append("bot")
+    seat.save(update_fields=fields)
+    # The neutral name in the deleting person's language, as bots' names are the host's (the
+    # names are the game's data). Names stay distinct: a record replays only with distinct ones.
+    name = str(seat.label)
+    others = {p.name for i, p in enumerate(state.players) if i != position}
+    if name in others:
+        name = f"{name} ({position + 1})"
+    player.name = name
+    start = GameAction.objects.select_for_update().filter(game=game, seq=0).first()
+    if start is not None and position < len(start.action.get("names", [])):
+        start.action["names"][position] = name
+        start.save(update_fields=["action"])
+    if game.status != Game.Status.ACTIVE:
+        game.state = state.to_json()
+        game.save(update_fields=["state"])
+        return
+    _clock(game, state, timezone.now())
+    sub = Submission(game=game, state=state)
+    if playing and not takeover:
+        _apply(sub, {"type": "surrender", "player": position, "reason": REASON_ACCOUNT_DELETED}, seat=position,
+               source="system")
+    # Bots answer whatever waits on them now (the new one in the seat, if it is its turn).
+    _bots(sub, seats)
+    _write(sub, seats, before=before)
 
 
 def game_replay(*, record: dict) -> list[GameState]:

@@ -78,6 +78,7 @@ def send_invitation(invitation_id: int) -> None:
     invitation = (
         Invitation.objects.select_related("table", "invited_by").filter(pk=invitation_id).first()
     )
-    if invitation is None:
+    if invitation is None or invitation.invited_by is None:
+        # (Its sender deleted their account before it went out: no one to say it is from.)
         return
     notifications.send_invitation(invitation=invitation)

@@ -14,6 +14,7 @@ from typing import Any
 
 from django.contrib import messages
 from django.db.models import Q
+from django.db.models.fields.json import KT
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseForbidden, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -73,7 +74,8 @@ def _log_rows(game: Game, before: int | None = None, limit: int = LOG_PAGE) -> t
     qs = GameAction.objects.filter(game_id=game.pk)
     if before is not None:
         qs = qs.filter(seq__lt=before)
-    rows = list(qs.order_by("-seq").values("seq", "seat", "source", "events", "created_at")[: limit + 1])
+    rows = list(qs.order_by("-seq").values("seq", "seat", "source", "events", "created_at",
+                                           reason=KT("action__reason"))[: limit + 1])
     return rows[:limit], len(rows) > limit
 
 

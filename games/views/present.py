@@ -505,11 +505,18 @@ def log_entries(rows: list[dict[str, Any]], names: list[str], board) -> list[dic
             "seq": row["seq"], "source": row.get("source", ""),
             "who": names[seat] if isinstance(seat, int) and 0 <= seat < len(names) else "",
             "colour": PLAYER_COLOURS[seat % len(PLAYER_COLOURS)] if isinstance(seat, int) else None,
-            "lines": [describe(e, names, board, gettext=_) for e in events],
+            "lines": _site_lines(row) + [describe(e, names, board, gettext=_) for e in events],
             "dice": dice_view(dice) if dice else None,
             "at": row.get("created_at"),
         })
     return out
+
+
+def _site_lines(row: dict[str, Any]) -> list[str]:
+    """What the site says of an action it played itself (GameAction.action["reason"])."""
+    if row.get("source") == "system" and row.get("reason") == "account_deleted":
+        return [_("The player deleted their account: the seat is forfeited.")]
+    return []
 
 
 def move_label(kind: str) -> str:
