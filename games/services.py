@@ -617,15 +617,19 @@ def account_seats_release(*, user) -> None:
     as a "system" action, or, where the table says so (RULES.md 15, ``absent_seat``), taken over
     by a strategy bot. Finished games keep their records."""
     Table.objects.filter(host=user, status=Table.Status.OPEN).update(status=Table.Status.CANCELLED)
-    seats = list(Seat.objects.filter(user=user).select_related("table").order_by("table_id"))
-    for seat in seats:
-        status = seat.table.status
-        if status in (Table.Status.OPEN, Table.Status.CANCELLED):
-            seat.user = None
-            seat.save(update_fields=["user"])
-            continue
-        # (Games locked in the order of their tables: two deletions never wait on each other.)
+    for seat in Seat.objects.filter(user=user).order_by("table_id"):
+        # Locks are taken as a move takes them, the game (with its table) first, and in the
+        # order of the tables' ids, so that a deletion never waits on a move or another
+        # deletion that waits on it. A table without a game is locked before its status is
+        # read: a game started meanwhile is found then, and its seat forfeited.
         game = Game.objects.filter(table_id=seat.table_id).values_list("pk", flat=True).first()
+        if game is None:
+            table = Table.objects.select_for_update().get(pk=seat.table_id)
+            if table.status in (Table.Status.OPEN, Table.Status.CANCELLED):
+                seat.user = None
+                seat.save(update_fields=["user"])
+                continue
+            game = Game.objects.filter(table_id=table.pk).values_list("pk", flat=True).first()
         if game is not None:
             _game_seat_release(game_id=game, position=seat.position)
 

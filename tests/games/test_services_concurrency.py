@@ -122,3 +122,37 @@ def test_a_timeout_racing_a_doubles_roll_never_applies_with_it(alice, bob, make_
             assert isinstance(move, services.StaleVersion), (round_, move)
             assert swept >= 1 and timeouts >= 1, (round_, swept, timeouts)
         assert game.version == version + 1
+
+
+def test_an_account_deleted_while_another_player_moves_forfeits_its_seat_either_way(password):
+    """The deletion and the other player's move at once, a few times over: whichever takes the
+    game first, the seat ends up forfeited, a move that finds the game moved on is told so, and
+    the two never deadlock (both take the game's row before its table's)."""
+    from accounts import services as accounts
+    from games.engine import GameState
+    from tests.factories import UserFactory
+    from tests.games.play_helpers import start_game, users_by_seat
+
+    for round_ in range(6):
+        people = [UserFactory(username=f"p{round_}{i}") for i in range(3)]
+        game = start_game(*people, pace="correspondence", name=f"Race {round_}")
+        users = users_by_seat(game)
+        mover = game.current_seat
+        gone = next(p for p in range(3) if p != mover)
+        version = game.version
+
+        move, deleted = _run_together(
+            lambda game=game, user=users[mover], version=version: services.game_submit_action(
+                game=game, user=user, action={"type": "roll"}, expected_version=version),
+            lambda user=users[gone]: accounts.user_delete(user=user, password=password),
+        )
+
+        assert deleted is None, (round_, deleted)
+        game.refresh_from_db()
+        assert GameState.from_json(game.state).players[gone].bankrupt
+        assert GameAction.objects.filter(game=game, source="system", seat=gone).count() == 1
+        if isinstance(move, services.Submission):
+            assert game.version == version + 2
+        else:
+            assert isinstance(move, services.StaleVersion), (round_, move)
+            assert game.version == version + 1
