@@ -255,6 +255,9 @@ class GameAction(models.Model):
                              related_name="+")
     action = models.JSONField()
     events = models.JSONField(default=list)
+    # Why the site played a "system" action for a seat (``action["reason"]``).
+    REASON_ACCOUNT_DELETED = "account_deleted"
+
     # "player", "bot", "timeout", "clock" or "system" (the start, and a deleted account's forfeit,
     # whose action says why: "reason": "account_deleted"); only players' moves have a user.
     source = models.CharField(max_length=10, default="player")

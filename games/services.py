@@ -602,10 +602,6 @@ def game_timeout(*, game_id: int, now: datetime | None = None, seen_version: int
 # Accounts deleted: games outlive them
 # ---------------------------------------------------------------------------------------------
 
-# Why the site played a "system" action for a seat (GameAction.action["reason"]).
-REASON_ACCOUNT_DELETED = "account_deleted"
-
-
 @transaction.atomic
 def account_seats_release(*, user) -> None:
     """Let go of every seat of a user whose account is being deleted, in the deletion's
@@ -668,8 +664,8 @@ def _game_seat_release(*, game_id: int, position: int) -> None:
     _clock(game, state, timezone.now())
     sub = Submission(game=game, state=state)
     if playing and not takeover:
-        _apply(sub, {"type": "surrender", "player": position, "reason": REASON_ACCOUNT_DELETED}, seat=position,
-               source="system")
+        forfeit = {"type": "surrender", "player": position, "reason": GameAction.REASON_ACCOUNT_DELETED}
+        _apply(sub, forfeit, seat=position, source="system")
     # Bots answer whatever waits on them now (the new one in the seat, if it is its turn).
     _bots(sub, seats)
     _write(sub, seats, before=before)

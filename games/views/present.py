@@ -35,6 +35,7 @@ from games.engine.rules import (
     waiting_on,
 )
 from games.engine.state import HOTEL, NO_OWNER
+from games.models import GameAction
 from games.refusals import translate_refusal
 
 # One colour per seat, for tokens, owner markers and the players' panels.
@@ -514,7 +515,7 @@ def log_entries(rows: list[dict[str, Any]], names: list[str], board) -> list[dic
 
 def _site_lines(row: dict[str, Any]) -> list[str]:
     """What the site says of an action it played itself (GameAction.action["reason"])."""
-    if row.get("source") == "system" and row.get("reason") == "account_deleted":
+    if row.get("source") == "system" and row.get("reason") == GameAction.REASON_ACCOUNT_DELETED:
         return [_("The player deleted their account: the seat is forfeited.")]
     return []
 

@@ -290,3 +290,24 @@ def test_a_forged_absent_seat_choice_is_refused_and_makes_no_table(client, alice
     with pytest.raises(services.GameError):
         services.table_create(host=alice, name="Forged", preset="classic", absent_seat="zombie")
     assert not Table.objects.exists()
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(("preset", "bot"), [("world-teams", False), ("world-duel", False), ("world-teams", True)])
+def test_deletion_in_team_and_duel_games_leaves_a_game_that_plays_on(preset, bot, password):
+    people = [UserFactory(username=f"u{i}") for i in range(4 if preset == "world-teams" else 3)]
+    table = services.table_create(host=people[0], name="Many", preset=preset,
+                                  absent_seat=Table.AbsentSeat.BOT if bot else Table.AbsentSeat.OUT)
+    for user in people[1:]:
+        services.table_join(table=table, user=user)
+    game = services.table_start(table=table, by=people[0])
+    game = autoplay(game, 15)
+    users = users_by_seat(game)
+    gone = next(p for p, u in users.items() if p not in game.waiting_seats)
+
+    delete(users[gone], password)
+
+    game.refresh_from_db()
+    assert GameState.from_json(game.state).players[gone].bankrupt is (not bot)
+    game = autoplay(game, 40)
+    assert game.status in (Game.Status.ACTIVE, Game.Status.FINISHED)

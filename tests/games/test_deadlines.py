@@ -188,3 +188,48 @@ def test_a_move_that_loses_to_the_timeout_gets_the_stale_version_answer(alice, b
                                     expected_version=seen)
     state = GameState.from_json(Game.objects.get(pk=game.pk).state)
     assert waiting_on(state)
+
+
+@pytest.mark.django_db
+def test_in_a_rotating_auction_each_bidder_asked_gets_a_fresh_deadline(alice, bob, charlie):
+    game = start_game(alice, bob, charlie, preset="world-classic", pace="live")
+    game = play_until(game, lambda s: s.pending() == "buy")
+    users = users_by_seat(game)
+    services.game_submit_action(game=game, user=users[game.current_seat], action={"type": "decline"},
+                                expected_version=game.version)
+    game.refresh_from_db()
+    assert game.pending == "auction" and len(game.waiting_seats) == 1
+    asked = game.waiting_seats[0]
+    expire(game)
+    old = game.deadline
+
+    services.game_submit_action(game=game, user=users[asked], action={"type": "pass"},
+                                expected_version=game.version)
+
+    game.refresh_from_db()
+    assert game.waiting_seats and game.waiting_seats != [asked]
+    assert game.deadline > old
+    assert tasks.process_deadlines() == 0
+
+
+@pytest.mark.django_db
+def test_a_debtor_raising_money_keeps_the_debts_deadline(alice, bob):
+    """A debt is one decision however many sales and mortgages it takes (RULES.md 10)."""
+    game = start_game(alice, bob, pace="live")
+    game = play_until(game, lambda s: not s.stack and sum(s.owner[sq] == s.current for sq in s.board.deeds) >= 1)
+    state = GameState.from_json(game.state)
+    p = state.current
+    deed = next(sq for sq in state.board.deeds if state.owner[sq] == p)
+    # Owed more than the cash: a debt resolution waits on the player.
+    state.stack.append({"k": "debt", "p": p, "to": -1, "amt": state.players[p].cash + 10_000, "why": "tax",
+                        "pot": False, "cut": 0})
+    marked = timezone.now() + timedelta(seconds=11)
+    Game.objects.filter(pk=game.pk).update(state=state.to_json(), deadline=marked, pending="debt")
+    game.refresh_from_db()
+
+    services.game_submit_action(game=game, user=users_by_seat(game)[p], action={"type": "mortgage", "square": deed},
+                                expected_version=game.version)
+
+    game.refresh_from_db()
+    assert game.state["mortgaged"][deed] and game.pending == "debt"
+    assert game.deadline == marked
