@@ -126,8 +126,8 @@ class TableForm(forms.Form):
         initial=Table.AbsentSeat.OUT,
         required=False,  # (missing: out, the default)
         widget=forms.RadioSelect,
-        help_text=_("A player who deletes their account during the game: their seat is forfeited, "
-                    "or a strategy bot plays it to the end."),
+        help_text=_("A player who misses three turns in a row or deletes their account during the "
+                    "game: their seat is forfeited, or a strategy bot plays it to the end."),
     )
 
     # Custom rules (RULES.md 1, custom table). Blank keeps the preset's value.

@@ -549,6 +549,8 @@ def game_submit_actions(*, game: Game, user, actions: list[dict], expected_versi
     seat = _seat_of(seats, user)
     if seat is None:
         raise NotAllowed(_("you are not playing in this game"))
+    if seat.bot:
+        raise NotAllowed(_("a bot plays your seat since your third missed turn"))
     if not actions or any(not isinstance(a, dict) or a.get("type") == "timeout" for a in actions):
         raise GameError(_("unknown action"))
     before = game.state
@@ -590,12 +592,32 @@ def game_timeout(*, game_id: int, now: datetime | None = None, seen_version: int
     for p in waiting:
         if state.over or p not in waiting_on(state):
             continue
+        if _bot_takes_over(game, state, seats, p):
+            continue
         _apply(sub, {"type": "timeout", "player": p}, seat=p, source="timeout")
     _bots(sub, seats)
     # Whatever the timeout left to decide is newly waited on, even when it is the same player's
     # same kind of decision again (a timed-out roll that threw doubles rolls again, RULES.md 3).
     _write(sub, seats, before=before, fresh=True)
     return sub.actions
+
+
+def _bot_takes_over(game: Game, state: GameState, seats: list[Seat], p: int) -> bool:
+    """RULES.md 15, absent players: on a table with ``absent_seat`` "bot", the timeout that would
+    be a player's third miss in a row (RULES.md 11, bankruptcy) hands their seat to a strategy
+    bot instead, which takes this decision and every later one. The player keeps the seat's
+    name and may watch, but no longer moves."""
+    if game.table.absent_seat != Table.AbsentSeat.BOT:
+        return False
+    seat = next((s for s in seats if s.position == p), None)
+    if seat is None or seat.user_id is None or seat.bot:
+        return False
+    player = state.players[p]
+    if p in state.turn["timed_out"] or player.missed + 1 < state.rules.missed_turns_limit:
+        return False
+    seat.bot = Seat.Bot.STRATEGY
+    seat.save(update_fields=["bot"])
+    return True
 
 
 # ---------------------------------------------------------------------------------------------

@@ -84,7 +84,8 @@ def _context(request: HttpRequest, game: Game, seats: list[Seat], me: Seat | Non
     state = GameState.from_json(game.state)
     active = game.status == Game.Status.ACTIVE
     my = me.position if me is not None else None
-    acting = my if active else None
+    # (A seat a bot plays since its player's third missed turn, RULES.md 15, takes no moves.)
+    acting = my if active and me is not None and not me.bot else None
     players = present.players_view(state, me=my)
     choices = present.choices_for(state, acting)
     names = [p.name for p in state.players]

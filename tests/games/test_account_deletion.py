@@ -311,3 +311,51 @@ def test_deletion_in_team_and_duel_games_leaves_a_game_that_plays_on(preset, bot
     assert GameState.from_json(game.state).players[gone].bankrupt is (not bot)
     game = autoplay(game, 40)
     assert game.status in (Game.Status.ACTIVE, Game.Status.FINISHED)
+
+
+def _two_misses(game: Game, seat: int) -> None:
+    """The player at ``seat`` has missed two decisions in a row, and the one waiting is due."""
+    game.refresh_from_db()
+    state = dict(game.state)
+    state["players"] = [dict(p, missed=2 if i == seat else p["missed"]) for i, p in enumerate(state["players"])]
+    Game.objects.filter(pk=game.pk).update(state=state, deadline=game.deadline.replace(year=2000))
+    game.refresh_from_db()
+
+
+@pytest.mark.django_db
+def test_where_the_table_says_so_a_bot_takes_the_seat_at_the_third_missed_turn(alice, bob, make_game, client):
+    game = make_game(alice, bob, pace=Table.Pace.LIVE, absent_seat=Table.AbsentSeat.BOT)
+    users = users_by_seat(game)
+    absent = game.current_seat
+    _two_misses(game, absent)
+
+    assert tasks.process_deadlines() >= 1
+
+    game.refresh_from_db()
+    seat = seat_of(game, absent)
+    assert seat.bot == Seat.Bot.STRATEGY and seat.user == users[absent]
+    state = GameState.from_json(game.state)
+    assert not state.players[absent].bankrupt
+    assert GameAction.objects.filter(game=game, seat=absent, source="bot").exists()
+    assert not GameAction.objects.filter(game=game, source="timeout").exists()
+    assert game.status == Game.Status.ACTIVE and absent not in game.waiting_seats
+    # The player watches: no moves of theirs, on the page or through the service.
+    client.force_login(users[absent])
+    page = client.get(reverse("games:game", args=[game.pk])).content.decode()
+    assert 'name="type" value="roll"' not in page and 'name="type" value="end_turn"' not in page
+    with pytest.raises(services.NotAllowed, match="a bot plays your seat"):
+        services.game_submit_action(game=game, user=users[absent], action={"type": "surrender"},
+                                    expected_version=game.version)
+
+
+@pytest.mark.django_db
+def test_by_default_the_third_missed_turn_is_still_bankruptcy(alice, bob, make_game):
+    game = make_game(alice, bob, pace=Table.Pace.LIVE)
+    absent = game.current_seat
+    _two_misses(game, absent)
+
+    tasks.process_deadlines()
+
+    game.refresh_from_db()
+    assert GameState.from_json(game.state).players[absent].bankrupt
+    assert not seat_of(game, absent).bot and game.status == Game.Status.FINISHED
