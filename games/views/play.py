@@ -86,6 +86,9 @@ def _context(request: HttpRequest, game: Game, seats: list[Seat], me: Seat | Non
     my = me.position if me is not None else None
     # (A seat a bot plays since its player's third missed turn, RULES.md 15, takes no moves.)
     acting = my if active and me is not None and not me.bot else None
+    if active and me is not None and me.bot and flash is None:
+        # (The words of the service's refusal, as a sentence.)
+        flash, flash_level = capfirst(_("a bot plays your seat since your third missed turn")) + ".", "warning"
     players = present.players_view(state, me=my)
     choices = present.choices_for(state, acting)
     names = [p.name for p in state.players]

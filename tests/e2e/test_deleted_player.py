@@ -73,3 +73,33 @@ def test_the_host_picks_a_bot_for_absent_players_and_the_lobby_says_so(browser, 
         card.screenshot(path=artifacts / f"absent-seat-card-{width}.png")
     finally:
         context.close()
+
+
+@pytest.mark.parametrize("width", list(WIDTHS))
+def test_a_player_whose_seat_a_bot_took_watches_without_moves(browser, site, artifacts, alice, bob, width):
+    from django.utils import timezone
+
+    from games import services, tasks
+    from games.models import Game, Table
+    from tests.games.play_helpers import users_by_seat
+
+    table = services.table_create(host=alice, name="Stand-in", preset="classic", pace=Table.Pace.LIVE,
+                                  seat_count=2, absent_seat=Table.AbsentSeat.BOT)
+    services.table_join(table=table, user=bob)
+    game = services.table_start(table=table, by=alice)
+    absent = game.current_seat
+    state = dict(game.state)
+    state["players"] = [dict(p, missed=2 if i == absent else 0) for i, p in enumerate(state["players"])]
+    Game.objects.filter(pk=game.pk).update(state=state, deadline=timezone.now().replace(year=2000))
+    tasks.process_deadlines()
+    context, page = signed_in(browser, site, users_by_seat(game)[absent], WIDTHS[width])
+    try:
+        page.goto(f"{site}/games/{game.pk}/")
+        page.locator("#game .board").wait_for()
+        assert page.get_by_text("A bot plays your seat since your third missed turn.").is_visible()
+        assert page.locator("button[name=type][value=roll]").count() == 0
+        assert page.locator("button[name=type][value=end_turn]").count() == 0
+        assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+        page.screenshot(path=artifacts / f"bot-took-seat-{width}.png", full_page=True)
+    finally:
+        context.close()

@@ -343,6 +343,7 @@ def test_where_the_table_says_so_a_bot_takes_the_seat_at_the_third_missed_turn(a
     client.force_login(users[absent])
     page = client.get(reverse("games:game", args=[game.pk])).content.decode()
     assert 'name="type" value="roll"' not in page and 'name="type" value="end_turn"' not in page
+    assert "A bot plays your seat since your third missed turn." in page
     with pytest.raises(services.NotAllowed, match="a bot plays your seat"):
         services.game_submit_action(game=game, user=users[absent], action={"type": "surrender"},
                                     expected_version=game.version)
