@@ -34,8 +34,13 @@ def user_delete(*, user: User, password: str) -> None:
     """Delete the account for good, once the user has proved it is theirs with the password.
 
     Raises ValidationError and changes nothing when the password is wrong. The user's e-mail
-    addresses (and, later, whatever else points at the user with CASCADE) go with it.
+    addresses go with it; games outlive it: in the same transaction the user's open tables are
+    cancelled, their other open seats freed, and their seats in games forfeited or handed to a
+    bot (games.services.account_seats_release).
     """
     if not user.has_usable_password() or not user.check_password(password):
         raise ValidationError(_("That password is not correct."), code="wrong_password")
+    from games.services import account_seats_release
+
+    account_seats_release(user=user)
     user.delete()

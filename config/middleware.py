@@ -19,14 +19,18 @@ class UnreadableFormMiddleware:
     read. Django's 400 and 500 handlers re-run the CSRF check, which reads the form again: the
     400 became a 500 with every traceback logged three times over. Reading the form here, before
     any view and before ``CsrfViewMiddleware.process_view``, turns that (and the other refusals of
-    a body: too large, too many fields, broken multipart) into one answer and one log line.
+    a body: too large, too many fields) into one answer and one log line.
+
+    Multipart bodies are left to the view that reads them: an upload may be refused by its size
+    before anything parses it (games.views.play.record_upload), and Django already marks a broken
+    multipart body as read (later reads see an empty form), so it cannot raise twice.
     """
 
     def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
         self.get_response = get_response
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
-        if request.method == "POST":
+        if request.method == "POST" and request.content_type != "multipart/form-data":
             try:
                 request.POST  # noqa: B018 (read for its side effect: parsing the body)
             except (BadRequest, SuspiciousOperation, MultiPartParserError) as error:

@@ -37,8 +37,8 @@ class ReadOnlyAdmin(admin.ModelAdmin):
 class SeatInline(admin.TabularInline):
     model = Seat
     extra = 0
-    fields = ("position", "user", "bot", "team", "joined_at")
-    readonly_fields = ("joined_at",)
+    fields = ("position", "user", "account_deleted", "bot", "team", "joined_at")
+    readonly_fields = ("account_deleted", "joined_at")
     raw_id_fields = ("user",)
 
 
@@ -61,9 +61,10 @@ class TableAdmin(admin.ModelAdmin):
         "is_private",
         "status",
         "host",
+        "absent_seat",
         "created_at",
     )
-    list_filter = ("status", "preset", "pace", "is_private")
+    list_filter = ("status", "preset", "pace", "is_private", "absent_seat")
     search_fields = ("name", "host__username", "host__email", "invite_code")
     raw_id_fields = ("host",)
     readonly_fields = ("invite_code", "created_at")

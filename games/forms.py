@@ -120,6 +120,16 @@ class TableForm(forms.Form):
         help_text=_("Live tables use the rules' timer in seconds instead."),
     )
 
+    absent_seat = forms.ChoiceField(
+        label=_("When a player leaves for good"),
+        choices=Table.AbsentSeat.choices,
+        initial=Table.AbsentSeat.OUT,
+        required=False,  # (missing: out, the default)
+        widget=forms.RadioSelect,
+        help_text=_("A player who misses three turns in a row or deletes their account during the "
+                    "game: their seat is forfeited, or a strategy bot plays it to the end."),
+    )
+
     # Custom rules (RULES.md 1, custom table). Blank keeps the preset's value.
     start_cash = _number(label=_("Start cash"))
     turn_seconds = _number(
@@ -172,6 +182,7 @@ class TableForm(forms.Form):
             return data
         if pace == Table.Pace.CORRESPONDENCE and data.get("turn_hours") is None:
             data["turn_hours"] = 24
+        data["absent_seat"] = data.get("absent_seat") or Table.AbsentSeat.OUT
         options = self._options(preset, pace)
         if self.errors:
             return data

@@ -35,9 +35,17 @@ class Table(models.Model):
         FINISHED = "finished", _("Finished")
         CANCELLED = "cancelled", _("Cancelled")
 
+    class AbsentSeat(models.TextChoices):
+        # RULES.md 15, absent players: what becomes of a seat whose player is gone for good.
+        OUT = "out", _("They leave the game")
+        BOT = "bot", _("A bot plays their seat")
+
     TURN_HOURS = (1, 12, 24, 72)  # RULES.md 1, pace: correspondence timers
 
-    host = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="hosted_tables")
+    # Games outlive accounts: a host who deletes theirs leaves the table (and its game) to the
+    # other players; accounts.services.user_delete cancels the host's tables still open.
+    host = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+                             related_name="hosted_tables")
     name = models.CharField(max_length=80)
     preset = models.CharField(max_length=20, choices=[(p, p) for p in PRESET_NAMES])
     options = models.JSONField(default=dict, blank=True, help_text="Overrides of the preset (RULES.md 1 keys).")
@@ -45,6 +53,7 @@ class Table(models.Model):
     turn_hours = models.PositiveSmallIntegerField(null=True, blank=True)
     seat_count = models.PositiveSmallIntegerField()
     is_private = models.BooleanField(default=False)
+    absent_seat = models.CharField(max_length=3, choices=AbsentSeat.choices, default=AbsentSeat.OUT)
     invite_code = models.CharField(max_length=16, unique=True, default=_invite_code)
     status = models.CharField(max_length=12, choices=Status.choices, default=Status.OPEN, db_index=True)
     created_at = models.DateTimeField(auto_now_add=True)
@@ -63,6 +72,10 @@ class Table(models.Model):
     def is_custom(self) -> bool:
         return bool(self.options)
 
+    @property
+    def host_label(self) -> str:
+        return self.host.public_name if self.host_id is not None else str(_("Deleted player"))
+
 
 class Seat(models.Model):
     """A place at a table: a user, a bot, or empty. ``position`` is the engine's seat number."""
@@ -78,6 +91,9 @@ class Seat(models.Model):
                              related_name="seats")
     bot = models.CharField(max_length=10, choices=Bot.choices, blank=True, default="")
     team = models.PositiveSmallIntegerField(null=True, blank=True)
+    # The seat's player deleted their account once the game had started: the seat stays theirs
+    # (forfeited, or played by ``bot``), shown as a deleted player, never free again.
+    account_deleted = models.BooleanField(default=False)
     joined_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -93,10 +109,12 @@ class Seat(models.Model):
 
     @property
     def is_empty(self) -> bool:
-        return self.user_id is None and not self.bot
+        return self.user_id is None and not self.bot and not self.account_deleted
 
     @property
     def label(self) -> str:
+        if self.account_deleted:
+            return _("Deleted player (bot)") if self.bot else _("Deleted player")
         if self.bot:
             return f"{self.get_bot_display()} {self.position + 1}"
         if self.user_id is None:
@@ -111,7 +129,9 @@ class Invitation(models.Model):
 
     table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="invitations")
     email = models.EmailField()
-    invited_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    # An invitation stands when its sender deletes their account (the table may still be open).
+    invited_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+                                   related_name="+")
     created_at = models.DateTimeField(auto_now_add=True)
     emailed_at = models.DateTimeField(null=True, blank=True)
 
@@ -245,7 +265,11 @@ class GameAction(models.Model):
                              related_name="+")
     action = models.JSONField()
     events = models.JSONField(default=list)
-    # "player", "bot", "timeout" or "clock"; timeouts and bot moves have no user.
+    # Why the site played a "system" action for a seat (``action["reason"]``).
+    REASON_ACCOUNT_DELETED = "account_deleted"
+
+    # "player", "bot", "timeout", "clock" or "system" (the start, and a deleted account's forfeit,
+    # whose action says why: "reason": "account_deleted"); only players' moves have a user.
     source = models.CharField(max_length=10, default="player")
     created_at = models.DateTimeField(auto_now_add=True)
 

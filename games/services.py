@@ -8,6 +8,7 @@ commit.
 
 from __future__ import annotations
 
+import json
 import random
 import secrets
 from dataclasses import dataclass, field
@@ -25,6 +26,7 @@ from accounts.models import User
 from games import records
 from games.engine import GameState, IllegalAction, RuleSet, apply, new_game, set_clock, waiting_on
 from games.engine.errors import EngineError, InvalidRules
+from games.engine.rules import auction_askee
 from games.models import (
     AuctionRow,
     DeckRow,
@@ -106,7 +108,8 @@ def table_rules(*, preset: str, options: dict[str, Any], pace: str) -> RuleSet:
 @transaction.atomic
 def table_create(*, host, name: str, preset: str, options: dict[str, Any] | None = None,
                  pace: str = Table.Pace.CORRESPONDENCE, turn_hours: int | None = 24,
-                 seat_count: int | None = None, is_private: bool = False) -> Table:
+                 seat_count: int | None = None, is_private: bool = False,
+                 absent_seat: str = Table.AbsentSeat.OUT) -> Table:
     options = dict(options or {})
     try:
         rules = table_rules(preset=preset, options=options, pace=pace)
@@ -118,6 +121,8 @@ def table_create(*, host, name: str, preset: str, options: dict[str, Any] | None
         raise GameError(_("this rule set seats %(lo)s to %(hi)s players"), lo=lo, hi=hi)
     if pace not in Table.Pace.values:
         raise GameError(_("pace must be live or correspondence"))
+    if absent_seat not in Table.AbsentSeat.values:
+        raise GameError(_("choose what becomes of an absent player's seat"))
     if pace == Table.Pace.CORRESPONDENCE:
         if turn_hours not in Table.TURN_HOURS:
             raise GameError(_("choose 1, 12, 24 or 72 hours per turn"))
@@ -127,7 +132,8 @@ def table_create(*, host, name: str, preset: str, options: dict[str, Any] | None
     default = translation.gettext("%(name)s's table") % {"name": host.display_name or host.username}
     name = (name or "").strip() or default
     table = Table.objects.create(host=host, name=name[:80], preset=preset, options=options, pace=pace,
-                                 turn_hours=turn_hours, seat_count=seat_count, is_private=is_private)
+                                 turn_hours=turn_hours, seat_count=seat_count, is_private=is_private,
+                                 absent_seat=absent_seat)
     Seat.objects.bulk_create([
         Seat(table=table, position=i, user=host if i == 0 else None,
              team=(i % 2) if rules.teams else None)
@@ -413,14 +419,40 @@ def _deadline(game: Game, state: GameState, now: datetime) -> datetime | None:
     return now + timedelta(seconds=seconds)
 
 
-def _write(sub: Submission, seats: list[Seat], *, before: dict | None) -> None:
-    """Write the state, the mirrored rows and the game's summary columns; bump the version."""
+def _decision(state: dict) -> tuple | None:
+    """What the game waits on, as a value that changes exactly when a decision is newly waited
+    on: each one gets a fresh deadline (RULES.md 11) and its "your turn" e-mail.
+
+    Without a stacked decision it is the current player's turn step: a roll after doubles
+    (RULES.md 3.4) is a new decision though player, stack and phase are the same as before the
+    roll. A stacked decision is the frame on top (at its depth, so that the one below it, met
+    again, is new again), except that an auction's frame changes with every bid and pass: there
+    the decision is the bid to beat (a new bid is new for every other bidder; a pass is not new
+    for those still deciding, RULES.md 4) and, in a rotating auction, the bidder asked.
+    Building, mortgaging or trading while a decision waits leaves it as it was."""
+    if state["over"]:
+        return None
+    stack = state["stack"]
+    if not stack:
+        turn = state["turn"]
+        return ("turn", state["round"], state["current"], state["phase"], turn["doubles"], turn["rolled"])
+    top = stack[-1]
+    if top["k"] == "auction":
+        return (len(stack), "auction", top["what"], top["sq"], top["stage"], top["high"], top["leader"],
+                top.get("winner"), auction_askee(top))
+    # (Sorted keys: PostgreSQL's jsonb gives the stored state's keys back in an order of its own.)
+    return (len(stack), json.dumps(top, sort_keys=True))
+
+
+def _write(sub: Submission, seats: list[Seat], *, before: dict | None, fresh: bool = False) -> None:
+    """Write the state, the mirrored rows and the game's summary columns; bump the version.
+    A decision newly waited on (``_decision``; or ``fresh``, after a timeout, which always leaves
+    a new decision) gets a fresh deadline and its e-mail; any other move keeps the deadline."""
     game, state = sub.game, sub.state
     now = timezone.now()
     new = state.to_json()
     waiting = waiting_on(state)
-    moved = before is None or before["current"] != new["current"] or before["stack"] != new["stack"] \
-        or before["phase"] != new["phase"]
+    moved = fresh or before is None or _decision(before) != _decision(new)
     game.state = new
     game.version += 1
     game.round = state.round
@@ -571,6 +603,8 @@ def game_submit_actions(*, game: Game, user, actions: list[dict], expected_versi
     seat = _seat_of(seats, user)
     if seat is None:
         raise NotAllowed(_("you are not playing in this game"))
+    if seat.bot:
+        raise NotAllowed(_("a bot plays your seat since your third missed turn"))
     if not actions or any(not isinstance(a, dict) or a.get("type") == "timeout" for a in actions):
         raise GameError(_("unknown action"))
     before = game.state
@@ -589,12 +623,19 @@ def game_submit_actions(*, game: Game, user, actions: list[dict], expected_versi
 
 
 @transaction.atomic
-def game_timeout(*, game_id: int, now: datetime | None = None) -> int:
-    """Apply the defaults of RULES.md 11 to every decision whose deadline has passed. Claims the
-    game with a locked read and does nothing if another worker already moved it."""
+def game_timeout(*, game_id: int, now: datetime | None = None, seen_version: int | None = None) -> int:
+    """Apply the defaults of RULES.md 11 to every decision whose deadline has passed.
+
+    Claims the game with a locked read and does nothing if it has moved on meanwhile: another
+    worker's timeout or a player's move, committed between the sweep's read (``seen_version``,
+    the version whose deadline it found due) and this lock. A timeout and a move never both
+    apply to one decision: the move that loses the lock to the timeout finds a newer version
+    and gets StaleVersion."""
     now = now or timezone.now()
     game = _locked_game(game_id)
     if game.status != Game.Status.ACTIVE or game.deadline is None or game.deadline > now:
+        return 0
+    if seen_version is not None and game.version != seen_version:
         return 0
     seats = list(game.table.seats.select_related("user"))
     before = game.state
@@ -605,10 +646,13 @@ def game_timeout(*, game_id: int, now: datetime | None = None) -> int:
     for p in waiting:
         if state.over or p not in waiting_on(state):
             continue
+        if _bot_takes_over(game, state, seats, p):
+            continue
         _apply(sub, {"type": "timeout", "player": p}, seat=p, source="timeout")
     _bots(sub, seats)
-    game.deadline = None  # recomputed by _write
-    _write(sub, seats, before=before)
+    # Whatever the timeout left to decide is newly waited on, even when it is the same player's
+    # same kind of decision again (a timed-out roll that threw doubles rolls again, RULES.md 3).
+    _write(sub, seats, before=before, fresh=True)
     return sub.actions
 
 
@@ -646,3 +690,95 @@ def replay_upload(*, owner, record: dict) -> Replay:
         get_user_model().objects.select_for_update().filter(pk=owner.pk).first()
         Replay.objects.filter(owner=owner).delete()
         return _replay_create(record, chunks, owner=owner)
+
+
+def _bot_takes_over(game: Game, state: GameState, seats: list[Seat], p: int) -> bool:
+    """RULES.md 15, absent players: on a table with ``absent_seat`` "bot", the timeout that would
+    be a player's third miss in a row (RULES.md 11, bankruptcy) hands their seat to a strategy
+    bot instead, which takes this decision and every later one. The player keeps the seat's
+    name and may watch, but no longer moves."""
+    if game.table.absent_seat != Table.AbsentSeat.BOT:
+        return False
+    seat = next((s for s in seats if s.position == p), None)
+    if seat is None or seat.user_id is None or seat.bot:
+        return False
+    player = state.players[p]
+    if p in state.turn["timed_out"] or player.missed + 1 < state.rules.missed_turns_limit:
+        return False
+    seat.bot = Seat.Bot.STRATEGY
+    seat.save(update_fields=["bot"])
+    return True
+
+
+# ---------------------------------------------------------------------------------------------
+# Accounts deleted: games outlive them
+# ---------------------------------------------------------------------------------------------
+
+@transaction.atomic
+def account_seats_release(*, user) -> None:
+    """Let go of every seat of a user whose account is being deleted, in the deletion's
+    transaction (accounts.services.user_delete calls this just before deleting the row).
+
+    Open tables: the user's own are cancelled, elsewhere their seat is free again. Games: the
+    seat stays in the game under a neutral name (the player's name leaves the game's state and
+    its record); in a game still in play it is forfeited at once, the engine's surrender logged
+    as a "system" action, or, where the table says so (RULES.md 15, ``absent_seat``), taken over
+    by a strategy bot. Finished games keep their records."""
+    Table.objects.filter(host=user, status=Table.Status.OPEN).update(status=Table.Status.CANCELLED)
+    for seat in Seat.objects.filter(user=user).order_by("table_id"):
+        # Locks are taken as a move takes them, the game (with its table) first, and in the
+        # order of the tables' ids, so that a deletion never waits on a move or another
+        # deletion that waits on it. A table without a game is locked before its status is
+        # read: a game started meanwhile is found then, and its seat forfeited.
+        game = Game.objects.filter(table_id=seat.table_id).values_list("pk", flat=True).first()
+        if game is None:
+            table = Table.objects.select_for_update().get(pk=seat.table_id)
+            if table.status in (Table.Status.OPEN, Table.Status.CANCELLED):
+                seat.user = None
+                seat.save(update_fields=["user"])
+                continue
+            game = Game.objects.filter(table_id=table.pk).values_list("pk", flat=True).first()
+        if game is not None:
+            _game_seat_release(game_id=game, position=seat.position)
+
+
+def _game_seat_release(*, game_id: int, position: int) -> None:
+    game = _locked_game(game_id)
+    seats = list(game.table.seats.select_related("user"))
+    seat = next(s for s in seats if s.position == position)
+    before = game.state
+    state = GameState.from_json(before)
+    player = state.players[position]
+    playing = game.status == Game.Status.ACTIVE and not player.bankrupt
+    takeover = playing and game.table.absent_seat == Table.AbsentSeat.BOT
+    seat.user = None
+    seat.account_deleted = True
+    fields = ["user", "account_deleted"]
+    if takeover:
+        seat.bot = Seat.Bot.STRATEGY
+        fields.append("bot")
+    seat.save(update_fields=fields)
+    # The neutral name in the deleting person's language, as bots' names are the host's (the
+    # names are the game's data). Names stay distinct: a record replays only with distinct ones.
+    name = str(seat.label)
+    others = {p.name for i, p in enumerate(state.players) if i != position}
+    if name in others:
+        name = f"{name} ({position + 1})"
+    player.name = name
+    start = GameAction.objects.select_for_update().filter(game=game, seq=0).first()
+    if start is not None and position < len(start.action.get("names", [])):
+        start.action["names"][position] = name
+        start.save(update_fields=["action"])
+    if game.status != Game.Status.ACTIVE:
+        game.state = state.to_json()
+        game.save(update_fields=["state"])
+        return
+    _clock(game, state, timezone.now())
+    sub = Submission(game=game, state=state)
+    if playing and not takeover:
+        forfeit = {"type": "surrender", "player": position, "reason": GameAction.REASON_ACCOUNT_DELETED}
+        _apply(sub, forfeit, seat=position, source="system")
+    # Bots answer whatever waits on them now (the new one in the seat, if it is its turn).
+    _bots(sub, seats)
+    _write(sub, seats, before=before)
+

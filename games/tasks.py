@@ -24,20 +24,21 @@ DEADLINE_BATCH = 200
 def process_deadlines() -> int:
     """Apply the timeout defaults of RULES.md 11 to every game whose deadline has passed.
 
-    Safe with several workers (or a beat run that overlaps the previous one): game_timeout
-    claims each game by locking its row and re-checking the deadline, so a game another worker
-    has just moved on is left alone. Returns the number of actions applied.
+    Safe with several workers (or a beat run that overlaps the previous one) and with players
+    moving meanwhile: game_timeout claims each game by locking its row and re-checking that it
+    is still at the version found due, so a game another worker or a player has just moved on
+    is left alone (the next run sees its new deadline). Returns the number of actions applied.
     """
     now = timezone.now()
     due = list(
         Game.objects.filter(status=Game.Status.ACTIVE, deadline__lte=now)
         .order_by("deadline")
-        .values_list("pk", flat=True)[:DEADLINE_BATCH]
+        .values_list("pk", "version")[:DEADLINE_BATCH]
     )
     applied = 0
-    for game_id in due:
+    for game_id, version in due:
         try:
-            applied += services.game_timeout(game_id=game_id, now=now)
+            applied += services.game_timeout(game_id=game_id, now=now, seen_version=version)
         except Exception:
             # One broken game must not hold up the timers of every other game.
             logger.exception("timeout of game %s failed", game_id)
@@ -77,6 +78,7 @@ def send_invitation(invitation_id: int) -> None:
     invitation = (
         Invitation.objects.select_related("table", "invited_by").filter(pk=invitation_id).first()
     )
-    if invitation is None:
+    if invitation is None or invitation.invited_by is None:
+        # (Its sender deleted their account before it went out: no one to say it is from.)
         return
     notifications.send_invitation(invitation=invitation)

@@ -14,6 +14,7 @@ from typing import Any
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.db.models import Q
+from django.db.models.fields.json import KT
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -73,7 +74,8 @@ def _log_rows(game: Game, before: int | None = None, limit: int = LOG_PAGE) -> t
     qs = GameAction.objects.filter(game_id=game.pk)
     if before is not None:
         qs = qs.filter(seq__lt=before)
-    rows = list(qs.order_by("-seq").values("seq", "seat", "source", "events", "created_at")[: limit + 1])
+    rows = list(qs.order_by("-seq").values("seq", "seat", "source", "events", "created_at",
+                                           reason=KT("action__reason"))[: limit + 1])
     return rows[:limit], len(rows) > limit
 
 
@@ -93,7 +95,11 @@ def _context(request: HttpRequest, game: Game, seats: list[Seat], me: Seat | Non
     state = _shown_state(game.state, seats)
     active = game.status == Game.Status.ACTIVE
     my = me.position if me is not None else None
-    acting = my if active else None
+    # (A seat a bot plays since its player's third missed turn, RULES.md 15, takes no moves.)
+    acting = my if active and me is not None and not me.bot else None
+    if active and me is not None and me.bot and flash is None:
+        # (The words of the service's refusal, as a sentence.)
+        flash, flash_level = capfirst(_("a bot plays your seat since your third missed turn")) + ".", "warning"
     players = present.players_view(state, me=my)
     choices = present.choices_for(state, acting)
     names = [p.name for p in state.players]

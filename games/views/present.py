@@ -35,6 +35,7 @@ from games.engine.rules import (
     waiting_on,
 )
 from games.engine.state import HOTEL, NO_OWNER
+from games.models import GameAction
 from games.refusals import translate_refusal
 
 # One colour per seat, for tokens, owner markers and the players' panels.
@@ -505,11 +506,18 @@ def log_entries(rows: list[dict[str, Any]], names: list[str], board) -> list[dic
             "seq": row["seq"], "source": row.get("source", ""),
             "who": names[seat] if isinstance(seat, int) and 0 <= seat < len(names) else "",
             "colour": PLAYER_COLOURS[seat % len(PLAYER_COLOURS)] if isinstance(seat, int) else None,
-            "lines": [describe(e, names, board, gettext=_) for e in events],
+            "lines": _site_lines(row) + [describe(e, names, board, gettext=_) for e in events],
             "dice": dice_view(dice) if dice else None,
             "at": row.get("created_at"),
         })
     return out
+
+
+def _site_lines(row: dict[str, Any]) -> list[str]:
+    """What the site says of an action it played itself (GameAction.action["reason"])."""
+    if row.get("source") == "system" and row.get("reason") == GameAction.REASON_ACCOUNT_DELETED:
+        return [_("The player deleted their account: the seat is forfeited.")]
+    return []
 
 
 def move_label(kind: str) -> str:

@@ -225,6 +225,7 @@ def table_create(request: HttpRequest) -> HttpResponse:
             turn_hours=data["turn_hours"],
             seat_count=data["seat_count"],
             is_private=data["is_private"],
+            absent_seat=data["absent_seat"],
         )
     except services.GameError as e:
         form.add_error(None, capfirst(translate_refusal(e)))

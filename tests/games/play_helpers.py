@@ -6,7 +6,7 @@ from __future__ import annotations
 from unittest import mock
 
 from games import services
-from games.engine import GameState, legal_actions, waiting_on
+from games.engine import GameState, apply, legal_actions, waiting_on
 from games.models import Game
 
 # What the simple player prefers, first listed first. In debt it sells and mortgages.
@@ -90,3 +90,21 @@ def cheapest_deed(state: GameState, seat: int) -> int | None:
     deeds = [sq for sq in board.deeds if state.owner[sq] == seat and not state.mortgaged[sq]
              and not any(state.level[x] for x in board.group_of[sq])]
     return min(deeds, key=lambda sq: board.price[sq]) if deeds else None
+
+
+def rig_doubles(game: Game) -> None:
+    """Set the game's dice so that the current player's next roll is doubles onto a square that
+    asks nothing (no purchase, rent or card): the turn goes on with another roll. The engine's
+    dice are its seeded generator, whose whole state is ``state.rng``: this picks one."""
+    game.refresh_from_db()
+    cash = game.state["players"][game.state["current"]]["cash"]
+    for candidate in range(1, 10_000):
+        state = GameState.from_json(game.state)
+        state.rng = candidate
+        apply(state, {"type": "roll", "player": state.current})
+        quiet = state.players[state.current].cash == cash  # (no rent, tax or card paid)
+        if state.turn["doubles"] == 1 and not state.stack and state.phase == "roll" and quiet:
+            game.state = dict(game.state, rng=candidate)
+            Game.objects.filter(pk=game.pk).update(state=game.state)
+            return
+    raise AssertionError("no generator state gives doubles onto a quiet square")

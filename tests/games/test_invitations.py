@@ -79,8 +79,10 @@ def test_an_invitation_to_a_table_that_has_started_is_refused(alice, bob, make_g
 
 @pytest.mark.django_db
 def test_a_host_sends_at_most_the_days_limit_of_invitations(
-    client, alice, make_table, mailoutbox, celery_eager, django_capture_on_commit_callbacks
+    client, alice, make_table, mailoutbox, celery_eager, django_capture_on_commit_callbacks, settings
 ):
+    # The requests' own rate limit (per minute, config.ratelimit) is another matter.
+    settings.RATE_LIMIT_INVITATIONS = "1000/m"
     limit = services.INVITATIONS_PER_DAY
     first, second = make_table(alice, name="One"), make_table(alice, name="Two")
     client.force_login(alice)

@@ -95,15 +95,18 @@ def test_invitations_over_the_limit_get_429_and_send_nothing(client, alice, make
 
 
 @pytest.mark.django_db
-def test_uploads_over_the_limit_get_429_per_visitor(client, tight):
+def test_uploads_over_the_limit_get_429_per_user(client, alice, bob, tight):
+    # (Uploads need a login: games.views.play.record_upload.)
     url = reverse("games:record_upload")
+    client.force_login(alice)
     for _ in range(2):
         assert client.post(url, {}).status_code == 400  # no file: refused, but counted
     assert client.get(url).status_code == 200  # looking at the form is not limited
 
     assert client.post(url, {}).status_code == 429
-    # Another address has its own count.
-    assert client.post(url, {}, REMOTE_ADDR="10.9.8.7").status_code == 400
+    # Another user has their own count.
+    client.force_login(bob)
+    assert client.post(url, {}).status_code == 400
 
 
 @pytest.mark.django_db
@@ -121,9 +124,10 @@ def test_the_login_page_counts_failures_in_the_shared_cache(client, alice, passw
 
 
 @pytest.mark.django_db
-def test_rate_limits_can_be_turned_off(client, settings, tight):
+def test_rate_limits_can_be_turned_off(client, alice, settings, tight):
     settings.RATELIMIT_ENABLE = False
     url = reverse("games:record_upload")
+    client.force_login(alice)
 
     assert all(client.post(url, {}).status_code == 400 for _ in range(5))
 

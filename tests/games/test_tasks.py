@@ -40,10 +40,10 @@ def test_process_deadlines_goes_on_after_a_broken_game(alice, bob, charlie, make
     Game.objects.filter(pk=fine.pk).update(deadline=past)
     real = tasks.services.game_timeout
 
-    def game_timeout(*, game_id, now=None):
+    def game_timeout(*, game_id, now=None, seen_version=None):
         if game_id == broken.pk:
             raise RuntimeError("boom")
-        return real(game_id=game_id, now=now)
+        return real(game_id=game_id, now=now, seen_version=seen_version)
 
     monkeypatch.setattr(tasks.services, "game_timeout", game_timeout)
     version = fine.version
