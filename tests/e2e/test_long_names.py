@@ -12,6 +12,7 @@ from games import services
 from games.engine import GameState
 from tests.e2e.layout_helpers import DESKTOP, PHONE, SMALL_PHONE, page_width, width_id
 from tests.e2e.test_phone_board import open_game
+from tests.e2e.test_trade_offer_layout import CENTRE_JS
 from tests.games.play_helpers import cheapest_deed, play_until, start_game, users_by_seat
 
 pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True)]
@@ -32,7 +33,9 @@ NAME_JS = """(name) => {
     const style = getComputedStyle(el);
     const range = document.createRange();
     range.selectNodeContents(node);
-    const r = range.getBoundingClientRect();
+    // (an ellipsis cuts the text at its element's box: that box is what shows)
+    const cut = style.textOverflow === 'ellipsis' && style.overflowX !== 'visible';
+    const r = cut ? el.getBoundingClientRect() : range.getBoundingClientRect();
     if (r.width === 0 || style.visibility === 'hidden') continue;
     out.push({tag: el.tagName, cls: el.className, text: node.textContent.trim().slice(0, 60),
               left: r.left, right: r.right,
@@ -88,6 +91,10 @@ def test_a_long_name_without_spaces_stays_on_the_screen(browser, site, artifacts
     context, page = open_game(browser, site, alice, game, viewport)
     try:
         check_page(page, width, artifacts / f"long-name-game-{width}.png")
+        # The offer's answers still fit the board's centre.
+        answers = ["button[value=accept]", "button[value=reject]", "a[href*=counter]"]
+        for part in page.evaluate(CENTRE_JS, answers):
+            assert not part.get("missing") and part["inside"] and part["reachable"], part
         for url, name in ((reverse("games:table", args=[table.pk]), "table"),
                           (reverse("games:lobby"), "lobby")):
             page.goto(site + url)
