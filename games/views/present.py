@@ -8,6 +8,7 @@ never writes and never touches the database, so the replay viewer can use it on 
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -109,9 +110,38 @@ def _why(why: str) -> str:
 # Players
 # ---------------------------------------------------------------------------------------------
 
+_TRAILING_NUMBER = re.compile(r"(\d+)\W*$")
+
+
+def token_letters(names: list[str]) -> list[str]:
+    """What each player's token shows: the first letter of their name where no one else's name
+    starts with it, else a few characters that tell the players of that letter apart: the
+    number their names end in (the bots: "Strategy bot 2" S2; the same name twice: "Ann (3)"
+    A3), else their first two letters ("Bob", "Bea": Bo, Be), else the letter and the seat
+    ("Alice", "Alan": A1, A2). Every label starts with its letter, so the groups never clash."""
+    letters = [[c for c in name if c.isalnum()] for name in names]
+    firsts = [(chars[0].upper() if chars else "?") for chars in letters]
+    out = list(firsts)
+    for first in set(firsts):
+        seats = [i for i, f in enumerate(firsts) if f == first]
+        if len(seats) == 1:
+            continue
+        numbers = [_TRAILING_NUMBER.search(names[i]) for i in seats]
+        schemes = []
+        if all(numbers):
+            schemes.append([first + m.group(1) for m in numbers])
+        schemes.append([first + "".join(letters[i][1:2]).lower() for i in seats])
+        schemes.append([f"{first}{i + 1}" for i in seats])  # (always distinct)
+        chosen = next(scheme for scheme in schemes if len(set(scheme)) == len(scheme))
+        for i, label in zip(seats, chosen, strict=True):
+            out[i] = label
+    return out
+
+
 def players_view(st: GameState, *, me: int | None, labels: list[str] | None = None) -> list[dict[str, Any]]:
     board = st.board
     waiting = set(waiting_on(st))
+    letters = token_letters([pl.name for pl in st.players])
     out = []
     for i, pl in enumerate(st.players):
         groups: dict[str, dict[str, Any]] = {}
@@ -130,7 +160,7 @@ def players_view(st: GameState, *, me: int | None, labels: list[str] | None = No
             g["complete"] = len(g["deeds"]) == g["size"]
         out.append({
             "seat": i, "name": pl.name, "label": labels[i] if labels else pl.name,
-            "colour": PLAYER_COLOURS[i % len(PLAYER_COLOURS)], "initial": (pl.name[:1] or "?").upper(),
+            "colour": PLAYER_COLOURS[i % len(PLAYER_COLOURS)], "initial": letters[i],
             "cash": pl.cash, "net_worth": net_worth(st, i), "pos": pl.pos, "square": board.name_of(pl.pos),
             "in_jail": pl.in_jail, "jail_turns": pl.jail_turns, "jail_cards": len(pl.jail_cards),
             "bankrupt": pl.bankrupt, "missed": pl.missed, "team": pl.team,

@@ -34,7 +34,6 @@ VOWELS = frozenset("aeiou")
 # Where the rules give a label that misleads or reads badly.
 OVERRIDES = {
     "Boardwalk": "Board",  # not "Boar"
-    "Chance": "Chnce",
     "Pennsylvania Railroad": "PRR",  # else "Penn", as Pennsylvania Avenue
     "Moda Nova": "Moda",
 }

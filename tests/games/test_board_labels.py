@@ -84,6 +84,7 @@ def test_every_square_has_a_short_label_and_its_full_name(client, alice, bob, pr
         ("Community Chest", "Chest"),
         ("Income Tax", "Inc"),
         ("Boardwalk", "Board"),
+        ("Chance", "Chan"),  # ("Chnce" did not fit a phone's square)
         ("FreshCart", "Fresh"),
         ("Ironforge Industries", "Iron"),
     ],
