@@ -36,6 +36,7 @@ from .rules import (
     _sell_error,
     _trade_error,
     legal_actions,
+    offer_refused,
     rent_of,
     tax_worth,
     unmortgage_cost,
@@ -673,12 +674,20 @@ class StrategyBot:
     name = "strategy"
     build_target = 3  # houses per deed it builds towards before keeping cash
     proposals_per_turn = 1  # counted by the engine in state.turn
-    retry_offer_rounds = 8  # an offer refused is not repeated for this many rounds
+    retry_offer_rounds = 8  # an offer searched for is not looked at again for this many rounds
+    # At most one proposal to a given player in this many rounds, counted from the game's own
+    # record (state.proposed), so a bot made afresh for each decision keeps to it too. Each
+    # offer can hold a correspondence game for a day; three rounds lets the bot come back to a
+    # partner with a better offer a few times in a game while the partner plays two turns of
+    # their own in peace between two offers.
+    propose_every_rounds = 3
     rival_weight = 0.5  # how much a trade partner's gain counts against its own
 
     def __init__(self) -> None:
         # Memory is only an optimisation: a fresh bot per decision (as the site makes them)
-        # plays the same, bar repeating a refused offer sooner.
+        # plays the same, bar looking at an offer searched in vain again sooner. What must hold
+        # across decisions (no refused offer again, a pause between proposals to a player)
+        # comes from the game's own record of offers (state.proposed, state.rejected).
         self._offers: dict[tuple, tuple] = {}  # (partner, deeds) -> (round, ownership, budget)
         self._propose_idle: Any = None  # (seat, ownership view, levels, round when an offer is due)
         self._reserves: dict[int, tuple] = {}  # seat -> (turn, ownership view, reserve)
@@ -689,6 +698,7 @@ class StrategyBot:
         self.build_target = self.build_target
         self.proposals_per_turn = self.proposals_per_turn
         self.retry_offer_rounds = self.retry_offer_rounds
+        self.propose_every_rounds = self.propose_every_rounds
         self.rival_weight = self.rival_weight
 
     # -- entry point ---------------------------------------------------------------------------
@@ -1337,8 +1347,9 @@ class StrategyBot:
     def _propose(self, st: GameState, p: int) -> dict | None:
         """Offer cash, and where it helps a deed the partner wants, for the deeds that would
         complete one of p's groups. Only offers p gains from and the partner should accept by
-        the same valuation; at most one per turn; an offer is not repeated for a few rounds,
-        nor until deeds change hands or p has more to spend."""
+        the same valuation; at most one per turn and one to a given partner every
+        ``propose_every_rounds`` rounds; never one the partner rejected, or one no better for
+        the partner than a rejected one (the game's record, rules.offer_refused)."""
         # (Most rolls have no group to complete: that is asked first, as the ownership view
         # answers it at once, and the proposals left last, as a tunable read through self is
         # a slow attribute lookup. The view's test is inline: a call less on this hot path.)
@@ -1374,6 +1385,14 @@ class StrategyBot:
                     break
             if built:
                 continue
+            # The last proposal to q, whatever it was: the next one waits a few rounds.
+            asked = st.proposed[p][q]
+            if asked:
+                again = asked + self.propose_every_rounds
+                if st.round < again:
+                    if again < due:
+                        due = again
+                    continue
             sig = (q, tuple(missing))
             last = self._offers.get(sig)
             if last is not None:
@@ -1462,6 +1481,10 @@ class StrategyBot:
                                 "give": {"cash": c, "squares": list(give), "cards": 0},
                                 "take": {"cash": 0, "squares": list(wanted), "cards": 0},
                             }
+                            if offer_refused(st, p, q, t["give"], t["take"]):
+                                # q turned this down (or a better one): never asked again;
+                                # more cash may still do.
+                                continue
                             if _trade_error(st, t) is None:
                                 return t
                         break

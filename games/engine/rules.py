@@ -836,6 +836,7 @@ def _bankrupt(ctx: Ctx, p: int, creditor: int) -> None:
     _purge(ctx, p)
     for t in [tid for tid, t in st.trades.items() if p in (t["from"], t["to"])]:
         del st.trades[t]
+    st.rejected = [r for r in st.rejected if p not in (r["from"], r["to"])]
     if _check_end(ctx):
         return
     for f in reversed(new_frames):
@@ -1552,6 +1553,7 @@ def _act_propose(ctx: Ctx, p: int, a: dict) -> None:
     st.next_trade += 1
     st.trades[str(t["id"])] = t
     st.turn["proposals"] += 1
+    st.proposed[p][to] = st.round
     st.stack.append({"k": "trade_response", "p": to, "trade": t["id"]})
     if ctx.events is not None:
         ctx.ev("trade_proposed", p=p, to=to, trade=t["id"], give=give, take=take)
@@ -1602,8 +1604,41 @@ def _act_reject(ctx: Ctx, p: int, a: dict) -> None:
     if t["to"] != p:
         raise IllegalAction("only the player the offer is made to may reject it")
     st.stack.pop()
-    del st.trades[str(t["id"])]
+    _remember_rejection(st, st.trades.pop(str(t["id"])))
     ctx.ev("trade_rejected", trade=t["id"], p=p)
+
+
+def _no_better_for_receiver(t: dict, than: dict) -> bool:
+    """Trade t offers its receiver nothing more than ``than`` (between the same two players):
+    no more cash, cards or deeds given, no less of each asked for."""
+    g, tg = t["give"], than["give"]
+    k, tk = t["take"], than["take"]
+    return (
+        g["cash"] <= tg["cash"] and g["cards"] <= tg["cards"] and set(g["squares"]) <= set(tg["squares"])
+        and k["cash"] >= tk["cash"] and k["cards"] >= tk["cards"] and set(k["squares"]) >= set(tk["squares"])
+    )
+
+
+def _remember_rejection(st: GameState, t: dict) -> None:
+    # An offer the new one covers (no better for the receiver) says nothing more: dropped, so the
+    # record stays as short as the offers that matter.
+    a, b = t["from"], t["to"]
+    st.rejected = [
+        r for r in st.rejected if not (r["from"] == a and r["to"] == b and _no_better_for_receiver(r, t))
+    ]
+    st.rejected.append({"from": a, "to": b, "give": t["give"], "take": t["take"], "round": st.round})
+
+
+def offer_refused(st: GameState, p: int, to: int, give: dict, take: dict) -> bool:
+    """``to`` already rejected an offer from p at least as good for ``to`` as this one (give and
+    take as in a proposal, with all three keys)."""
+    t = {"give": give, "take": take}
+    return any(r["from"] == p and r["to"] == to and _no_better_for_receiver(t, r) for r in st.rejected)
+
+
+def last_proposal_round(st: GameState, p: int, to: int) -> int:
+    """The round of p's last trade proposal to ``to`` (0: none yet)."""
+    return st.proposed[p][to]
 
 
 def _act_cancel(ctx: Ctx, p: int, a: dict) -> None:
@@ -1993,7 +2028,7 @@ def _act_timeout(ctx: Ctx, p: int, a: dict) -> None:
         _charge(ctx, p, BANK, fee, "transfer fee")
     elif k == "trade_response":
         st.stack.pop()
-        del st.trades[str(f["trade"])]
+        _remember_rejection(st, st.trades.pop(str(f["trade"])))
         ctx.ev("trade_rejected", trade=f["trade"], p=p)
 
 
