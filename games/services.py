@@ -20,8 +20,17 @@ from django.db.models.functions import Cast
 from django.utils import timezone, translation
 from django.utils.translation import gettext_lazy as _
 
-from games.engine import GameState, IllegalAction, RuleSet, apply, new_game, set_clock, waiting_on
-from games.engine.errors import EngineError, InvalidRules
+from games.engine import (
+    EngineError,
+    GameState,
+    IllegalAction,
+    InvalidRules,
+    RuleSet,
+    apply,
+    new_game,
+    set_clock,
+    waiting_on,
+)
 from games.models import AuctionRow, DeckRow, DeedRow, Game, GameAction, Invitation, Seat, Table, TradeRow
 from games.refusals import SiteRefusal
 
@@ -325,7 +334,7 @@ def _apply(sub: Submission, action: dict, *, seat: int | None, user=None, source
 
 def _bots(sub: Submission, seats: list[Seat]) -> None:
     """Let bots take every decision that waits on them."""
-    from games.engine.bots import make_bot
+    from games.engine import make_bot
 
     bots = {s.position: s.bot for s in seats if s.bot}
     if not bots:

@@ -24,9 +24,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from django_htmx.http import reswap, retarget
 
 from games import services
-from games.engine import GameState, RuleSet, apply, new_game, set_clock
-from games.engine.errors import EngineError
-from games.engine.events import describe
+from games.engine import EngineError, GameState, RuleSet, apply, describe, new_game, set_clock
 from games.models import Game, GameAction, Seat, Table
 from games.refusals import translate_refusal
 from games.views import present

@@ -24,8 +24,17 @@ from django.urls import reverse
 from django.utils import translation
 
 from games import refusals
-from games.engine import PRESET_NAMES, IllegalAction, InvalidRules, RuleSet, apply, new_game
-from games.engine.rules import legal_actions, set_clock, waiting_on
+from games.engine import (
+    PRESET_NAMES,
+    IllegalAction,
+    InvalidRules,
+    RuleSet,
+    apply,
+    legal_actions,
+    new_game,
+    set_clock,
+    waiting_on,
+)
 from games.refusals import REFUSALS, Refusal, match_refusal, translate_refusal
 from games.views.play import RECORD_FORMAT, RecordError, replay_states
 from tests.games.play_helpers import start_game
