@@ -38,7 +38,10 @@ from .rules import (
     legal_actions,
     offer_refused,
     rent_of,
+    street_rent,
+    street_rents,
     tax_worth,
+    tradeable_deeds,
     unmortgage_cost,
 )
 from .state import HOTEL, NO_OWNER, GameState
@@ -113,10 +116,11 @@ class BoardInfo:
         self.multipliers = tuple(board[sq].multipliers for sq in range(40))
         self.build_cost = tuple(board[sq].build_cost for sq in range(40))
         # For the table of the highest rent by owner (``RentTable``), every deed group as
-        # (streets?, getter of its squares' entries, (square, rent table) pairs): a street's
-        # rents by level (unimproved doubled, as the whole group asks), another deed's rents by
-        # how many of the group its owner holds (utilities at a roll of 7); and each square's
-        # group in that list (-1: none).
+        # (streets?, getter of its squares' entries, (square, rent table, rent) triples): a
+        # street's rents by level for the holder of the whole group and its rent in a split
+        # group (rules.street_rents), another deed's rents by how many of the group its owner
+        # holds (utilities at a roll of 7; the rent: unused); and each square's group in that
+        # list (-1: none).
         self.rent_groups = tuple(
             (
                 kind == "street",
@@ -124,11 +128,12 @@ class BoardInfo:
                 tuple(
                     (
                         x,
-                        (2 * self.rents[x][0], *self.rents[x][1:])
+                        street_rents(self.rents[x], True)
                         if kind == "street"
                         else self.rents[x]
                         if kind == "railroad"
                         else tuple(7 * m for m in self.multipliers[x]),
+                        street_rent(self.rents[x], 0, False) if kind == "street" else 0,
                     )
                     for x in sqs
                 ),
@@ -137,7 +142,7 @@ class BoardInfo:
         )
         index = [-1] * 40
         for gi, (_, _, pairs) in enumerate(self.rent_groups):
-            for x, _ in pairs:
+            for x, _, _ in pairs:
                 index[x] = gi
         self.rent_group_index = tuple(index)
         # What lifting each deed's mortgage costs under either rule (``unmortgage_cost``,
@@ -283,8 +288,8 @@ class RandomBot:
         if not others:
             return None
         to = rng.choice(others)
-        mine = _tradeable(st, seat)
-        theirs = _tradeable(st, to)
+        mine = tradeable_deeds(st, seat)
+        theirs = tradeable_deeds(st, to)
         give = {"cash": 0, "squares": [], "cards": 0}
         take = {"cash": 0, "squares": [], "cards": 0}
         if mine and rng.random() < 0.5:
@@ -300,28 +305,6 @@ class RandomBot:
         if _trade_error(st, t) is not None:
             return None
         return {"type": "propose", "player": seat, "to": to, "give": give, "take": take}
-
-
-def _tradeable(st: GameState, p: int, own: list[int] | None = None) -> list[int]:
-    """p's deeds that may go into a trade: no buildings in their group, and mortgaged ones
-    only where the rule set allows (the engine's trade check has the last word). ``own``:
-    the deeds p holds, in board order, when the caller has them."""
-    board = st.board
-    allow_mortgaged = st.rules.trade_mortgaged == "yes"
-    owner, level, mortgaged = st.owner, st.level, st.mortgaged
-    group_of = board.group_of
-    out = []
-    for sq in board.deeds if own is None else own:
-        if owner[sq] != p:
-            continue
-        if mortgaged[sq] and not allow_mortgaged:
-            continue
-        for x in group_of[sq]:  # (a loop: cheaper than any() over the group's levels)
-            if level[x]:
-                break
-        else:
-            out.append(sq)
-    return out
 
 
 def _raise_options(st: GameState, p: int, view: Ownership) -> tuple[list[int], list[int]]:
@@ -374,17 +357,18 @@ def _confirm(st: GameState, p: int, kind: str, sq: int) -> dict | None:
 def _group_rents(
     rent_group: tuple, owner: list[int], level: list[int], mortgaged: list[bool]
 ) -> list[tuple[int, int]]:
-    """The highest rent each owner's deeds of one group may ask, as [(owner, rent), ...]: the
-    rules of ``rent_of`` inlined (utilities at a roll of 7)."""
+    """The highest rent each owner's deeds of one group may ask, as [(owner, rent), ...], read
+    from the group's tables of ``BoardInfo.rent_groups`` (made with the rules' street_rents;
+    utilities at a roll of 7). tests/engine/test_strategy.py holds it to ``rent_of``."""
     street, get, pairs = rent_group
     held = get(owner)  # (the holders as a tuple, counted with tuple.count)
     out = []
     if street:
         o = held[0]
         if o >= 0 and held.count(o) == len(held):
-            # The whole group: rents by level, doubled on deeds without buildings.
+            # The whole group: rents by level (for the holder of the whole group).
             top = 0
-            for x, table in pairs:
+            for x, table, _ in pairs:
                 if not mortgaged[x]:
                     r = table[level[x]]
                     if r > top:
@@ -394,12 +378,12 @@ def _group_rents(
             return out
         # (the holders by index, not zip(..., strict=True): a keyword call parses its
         # arguments at every call in 3.11)
-        for i, (x, table) in enumerate(pairs):
+        for i, (x, _, split) in enumerate(pairs):
             o = held[i]
             if o >= 0 and not mortgaged[x]:
-                out.append((o, table[0] // 2))
+                out.append((o, split))
         return out
-    for i, (x, table) in enumerate(pairs):
+    for i, (x, table, _) in enumerate(pairs):
         o = held[i]
         if o >= 0 and not mortgaged[x]:
             out.append((o, table[held.count(o) - 1]))
@@ -1419,7 +1403,7 @@ class StrategyBot:
                 continue
             if tradeable is None:
                 # Below the reserve no amount of cash can be offered, and so no deed either.
-                tradeable = _tradeable(st, p, view.own_of(p)) if limit >= 0 else []
+                tradeable = tradeable_deeds(st, p, None, view.own_of(p)) if limit >= 0 else []
             t = self._price_offer(st, p, q, missing, limit, tradeable)
             # Found or not, this offer waits a few rounds before it is looked at again.
             self._offers[sig] = (st.round, view, most)

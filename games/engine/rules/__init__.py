@@ -40,12 +40,14 @@ from .queries import (
     rent_of,
     rent_tax_rate,
     salary_active,
+    street_rent,
+    street_rents,
     tax_worth,
     transfer_fee,
     unmortgage_cost,
 )
 from .timeouts import waiting_on
-from .trades import _trade_error, last_proposal_round, offer_refused
+from .trades import _trade_error, last_proposal_round, offer_refused, tradeable_deeds
 from .turns import new_game, set_clock
 
 __all__ = [
@@ -77,7 +79,10 @@ __all__ = [
     "salary_active",
     "set_clock",
     "stepper",
+    "street_rent",
+    "street_rents",
     "tax_worth",
+    "tradeable_deeds",
     "transfer_fee",
     "unmortgage_cost",
     "waiting_on",

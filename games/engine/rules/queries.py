@@ -9,6 +9,21 @@ from ..state import HOTEL, GameState
 from .context import _ceil_div, _frac
 
 
+def street_rent(rents: tuple[int, ...], level: int, whole_group: bool) -> int:
+    """A street's rent at a building level (a hotel's level, HOTEL == 5, indexes its rent too)
+    from its printed rents. RULES.md 2 and 14: owning the whole colour group doubles the
+    unimproved rent, even when another street of the group is mortgaged. The one home of that
+    rule: ``rent_of`` (and so landing) and the bots' tables ask it."""
+    if level:
+        return rents[level]
+    return 2 * rents[0] if whole_group else rents[0]
+
+
+def street_rents(rents: tuple[int, ...], whole_group: bool) -> tuple[int, ...]:
+    """``street_rent`` at every level, for tables."""
+    return tuple(street_rent(rents, level, whole_group) for level in range(len(rents)))
+
+
 def _eff(st: GameState, level: int) -> int:
     """A hotel counts one level above 'houses before hotel' (RULES.md 8)."""
     return st.rules.houses_before_hotel + 1 if level == HOTEL else level
@@ -130,14 +145,8 @@ def rent_of(st: GameState, sq: int, dice_total: int | None = None, mode: str | N
     owner = st.owner[sq]
     if s.kind == "street":
         lv = st.level[sq]
-        if lv == 0:
-            rent = s.rents[0]
-            # RULES.md 2 and 14: owning the whole group doubles unimproved rent, even when
-            # another street of the group is mortgaged.
-            if _owns_group(st, owner, sq):
-                rent *= 2
-            return rent
-        return s.rents[lv]  # (a hotel's level, HOTEL == 5, indexes its rent too)
+        # (whether the owner holds the whole group is asked only where it counts: no buildings)
+        return street_rent(s.rents, lv, not lv and _owns_group(st, owner, sq))
     ow = st.owner
     n = 0
     for x in board.group_of[sq]:

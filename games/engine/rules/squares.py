@@ -66,27 +66,13 @@ def _land(ctx: Ctx, p: int, mode: str | None) -> None:
         if pl.team is not None and pl.team == st.players[owner].team:  # (st.teammates, inline)
             ctx.ev("no_rent", p=p, sq=pos, why="teammate")
             return
-        if kind == "street":
-            # (rent_of's street case inline: the most common rent)
-            lv = st.level[pos]
-            if lv:
-                rent = s.rents[lv]
-            else:
-                rent = s.rents[0]
-                ow = st.owner
-                for x in board.group_of[pos]:
-                    if ow[x] != owner:
-                        break
-                else:
-                    rent *= 2  # the whole group (RULES.md 2 and 14)
-        else:
-            dice_total = None
-            if kind == "utility" and mode in ("ten_times", "usual"):
-                # RULES.md 5: the utility cards throw the dice afresh.
-                d1, d2 = ctx.rng.die(), ctx.rng.die()
-                dice_total = d1 + d2
-                ctx.ev("dice", p=p, dice=[d1, d2])
-            rent = rent_of(st, pos, dice_total, mode)
+        dice_total = None
+        if kind == "utility" and mode in ("ten_times", "usual"):
+            # RULES.md 5: the utility cards throw the dice afresh.
+            d1, d2 = ctx.rng.die(), ctx.rng.die()
+            dice_total = d1 + d2
+            ctx.ev("dice", p=p, dice=[d1, d2])
+        rent = rent_of(st, pos, dice_total, mode)
         rules = ctx.rules
         if rules.rent_tax_round is None and rules.rent_tax_minutes is None:
             cut = 0  # (no rent tax in this rule set: rent_tax_rate would say 0)

@@ -47,23 +47,46 @@ def _parse_side(st: GameState, side: Any, who: str) -> dict:
     return {"cash": cash, "squares": sorted(squares), "cards": cards}
 
 
+def _deed_trade_error(st: GameState, giver: int, sq: int, mates: bool) -> str | None:
+    """Why ``giver`` may not put square sq into a trade (None: it may). RULES.md 9: a building
+    anywhere in the group locks its deeds out of trades; mortgaged deeds change hands only where
+    the rule set lets them (``trade_mortgaged``; ``mates``: the trade is between teammates)."""
+    board = st.board
+    s = board.squares[sq]
+    if not board.is_deed[sq]:
+        return f"{s.name} is not a deed"
+    if st.owner[sq] != giver:
+        return f"{st.players[giver].name} does not own {s.name}"
+    level = st.level
+    for x in board.group_of[sq]:  # (a loop: cheaper than any() over the group's levels)
+        if level[x]:
+            return f"{s.name}'s group has buildings: sell them before trading its deeds"
+    if st.mortgaged[sq]:
+        tm = st.rules.trade_mortgaged
+        if tm == "no" or (tm == "teammates" and not mates):
+            return f"{s.name} is mortgaged and mortgaged deeds cannot be traded here"
+    return None
+
+
+def tradeable_deeds(st: GameState, giver: int, receiver: int | None = None, own: list[int] | None = None) -> list[int]:
+    """The deeds ``giver`` may put into a trade with ``receiver`` (None: with any opponent, not a
+    teammate), in board order, by the trade check itself. ``own``: the deeds the giver holds,
+    in board order, when the caller has them."""
+    mates = receiver is not None and st.teammates(giver, receiver)
+    owner = st.owner
+    out = []
+    for sq in st.board.deeds if own is None else own:
+        if owner[sq] == giver and _deed_trade_error(st, giver, sq, mates) is None:
+            out.append(sq)
+    return out
+
+
 def _trade_side_error(st: GameState, giver: int, side: dict, mates: bool) -> str | None:
     pl = st.players[giver]
-    board = st.board
-    level = st.level
     for sq in side["squares"]:
-        s = board.squares[sq]
-        if not board.is_deed[sq]:
-            return f"{s.name} is not a deed"
-        if st.owner[sq] != giver:
-            return f"{pl.name} does not own {s.name}"
-        for x in board.group_of[sq]:  # (_group_has_buildings inline)
-            if level[x]:
-                return f"{s.name}'s group has buildings: sell them before trading its deeds"
-        if st.mortgaged[sq]:
-            tm = st.rules.trade_mortgaged
-            if tm == "no" or (tm == "teammates" and not mates):
-                return f"{s.name} is mortgaged and mortgaged deeds cannot be traded here"
+        err = _deed_trade_error(st, giver, sq, mates)
+        if err is not None:
+            return err
     if side["cash"] > pl.cash:
         return f"{pl.name} has only {pl.cash} in cash"
     if side["cards"] > len(pl.jail_cards):
