@@ -4,10 +4,12 @@ supply, a player's own mortgaged deed, and deeds whose mortgage expired.
 
 from __future__ import annotations
 
+from typing import Any
+
 from ..errors import IllegalAction
-from ..state import BANK
+from ..state import BANK, GameState
 from .buildings import _build_error, _place_building, _placements
-from .context import Ctx, _int_param
+from .context import Ctx, _int_error
 from .money import _charge
 from .queries import unmortgage_cost
 
@@ -133,32 +135,48 @@ def _finish_auction(ctx: Ctx, f: dict) -> None:
     _charge(ctx, w, BANK, amount, "auction")
 
 
-def _act_bid(ctx: Ctx, p: int, a: dict) -> None:
-    # (Frequent, as are passes: the frame lookup, _int_param and auction_min_bid inline.)
-    st = ctx.state
+LOWEST_BID = object()  # legal_actions' question to _bid_error: may p bid at all?
+
+
+def _bid_error(st: GameState, p: int, amount: Any = LOWEST_BID) -> str | None:
+    """RULES.md 4: a bidder still in (in turn, in a rotating auction) bids at least the
+    opening or the high bid plus the step, and no more than their cash."""
     stack = st.stack
-    if not stack or stack[-1]["k"] != "auction":  # (apply has already refused a game over)
-        raise IllegalAction("there is no auction under way")
+    if not stack or stack[-1]["k"] != "auction":
+        return "there is no auction under way"
     f = stack[-1]
     if f["stage"] != "bid":
-        raise IllegalAction("the bidding is over; the winner is placing the building")
-    amount = a.get("amount")
-    if type(amount) is not int:
-        amount = _int_param(a, "amount")  # raises unless a subclass of int
+        return "the bidding is over; the winner is placing the building"
+    if amount is not LOWEST_BID and type(amount) is not int:
+        err = _int_error(amount, "amount")
+        if err:
+            return err
     if p not in f["bidders"]:
-        raise IllegalAction("you are not a bidder in this auction")
+        return "you are not a bidder in this auction"
     if p in f["passed"]:
-        raise IllegalAction("you have passed; a pass is final")
+        return "you have passed; a pass is final"
     leader = f["leader"]
     if p == leader:
-        raise IllegalAction("you already hold the highest bid")
-    if f["style"] == "rotating" and f["bidders"][f["turn"]] != p:  # (auction_askee inline)
-        raise IllegalAction("it is not your turn to bid")
-    low = f["opening"] if leader == -1 else f["high"] + f["step"]
+        return "you already hold the highest bid"
+    if f["style"] == "rotating" and auction_askee(f) != p:
+        return "it is not your turn to bid"
+    low = auction_min_bid(f)
+    if amount is LOWEST_BID:
+        amount = low
     if amount < low:
-        raise IllegalAction(f"the lowest bid now is {low}")
+        return f"the lowest bid now is {low}"
     if amount > st.players[p].cash:
-        raise IllegalAction(f"a bid of {amount} is above your cash ({st.players[p].cash})")
+        return f"a bid of {amount} is above your cash ({st.players[p].cash})"
+    return None
+
+
+def _act_bid(ctx: Ctx, p: int, a: dict) -> None:
+    st = ctx.state
+    amount = a.get("amount")
+    err = _bid_error(st, p, amount)
+    if err:
+        raise IllegalAction(err)
+    f = st.stack[-1]
     f["high"] = amount
     f["leader"] = p
     if f["style"] == "open":
@@ -173,21 +191,28 @@ def _act_bid(ctx: Ctx, p: int, a: dict) -> None:
         _after_bid_step(ctx, f)
 
 
-def _act_pass(ctx: Ctx, p: int, a: dict) -> None:
-    st = ctx.state
+def _pass_error(st: GameState, p: int) -> str | None:
     stack = st.stack
-    if not stack or stack[-1]["k"] != "auction":  # (apply has already refused a game over)
-        raise IllegalAction("there is no auction under way")
+    if not stack or stack[-1]["k"] != "auction":
+        return "there is no auction under way"
     f = stack[-1]
     if f["stage"] != "bid":
-        raise IllegalAction("the bidding is over")
+        return "the bidding is over"
     if p not in f["bidders"] or p in f["passed"]:
-        raise IllegalAction("you are not bidding in this auction")
+        return "you are not bidding in this auction"
     if p == f["leader"]:
-        raise IllegalAction("you hold the highest bid and cannot pass")
-    if f["style"] == "rotating" and f["bidders"][f["turn"]] != p:  # (auction_askee inline)
-        raise IllegalAction("it is not your turn to bid")
-    _do_pass(ctx, f, p)
+        return "you hold the highest bid and cannot pass"
+    if f["style"] == "rotating" and auction_askee(f) != p:
+        return "it is not your turn to bid"
+    return None
+
+
+def _act_pass(ctx: Ctx, p: int, a: dict) -> None:
+    st = ctx.state
+    err = _pass_error(st, p)
+    if err:
+        raise IllegalAction(err)
+    _do_pass(ctx, st.stack[-1], p)
 
 
 def _do_pass(ctx: Ctx, f: dict, p: int) -> None:

@@ -242,15 +242,21 @@ def _act_sell(ctx: Ctx, p: int, a: dict) -> None:
     _sell_levels(ctx, p, sq)
 
 
-def _act_sell_all(ctx: Ctx, p: int, a: dict) -> None:
-    st = ctx.state
-    sq = _square_param(a)
+def _sell_all_error(st: GameState, p: int, sq: int) -> str | None:
+    """Selling every building of sq's group at once (RULES.md 8: always even)."""
     err = _money_timing_error(st, p)
     s = st.board[sq]
     if err is None and (s.kind != "street" or st.owner[sq] != p):
         err = f"you do not own {s.name}"
     if err is None and not _group_has_buildings(st, sq):
         err = "the group has no buildings"
+    return err
+
+
+def _act_sell_all(ctx: Ctx, p: int, a: dict) -> None:
+    st = ctx.state
+    sq = _square_param(a)
+    err = _sell_all_error(st, p, sq)
     if err:
         raise IllegalAction(err)
     for x in st.board.group_of[sq]:

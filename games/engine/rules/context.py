@@ -64,12 +64,20 @@ def _schedule(st: GameState, *frames: dict) -> None:
         st.stack.append(f)
 
 
+def _int_error(v: Any, key: str) -> str | None:
+    """Why parameter ``key``'s value v is not a whole number (None: it is; a bool is not)."""
+    if isinstance(v, bool) or not isinstance(v, int):
+        return f"'{key}' must be a whole number"
+    return None
+
+
 def _int_param(a: dict, key: str) -> int:
     v = a.get(key)
     if type(v) is int:  # the common case in one test (bool is a subclass of int, not int)
         return v
-    if isinstance(v, bool) or not isinstance(v, int):
-        raise IllegalAction(f"'{key}' must be a whole number")
+    err = _int_error(v, key)
+    if err:
+        raise IllegalAction(err)
     return v
 
 

@@ -50,9 +50,9 @@ def _transfer_frame(st: GameState, p: int, sq: int) -> int | None:
     return None
 
 
-def _act_unmortgage(ctx: Ctx, p: int, a: dict) -> None:
-    st = ctx.state
-    sq = _square_param(a)
+def _unmortgage_error(st: GameState, p: int, sq: int) -> str | None:
+    """Lifting a mortgage: p's own mortgaged deed, paid for in cash, when money may move
+    (RULES.md 9) and not in debt (10); or the decision on a transferred mortgage (9)."""
     s = st.board.squares[sq]
     idx = _transfer_frame(st, p, sq)
     err = None if idx is not None else _money_timing_error(st, p)
@@ -65,8 +65,17 @@ def _act_unmortgage(ctx: Ctx, p: int, a: dict) -> None:
     cost = unmortgage_cost(st, sq)
     if err is None and st.players[p].cash < cost:
         err = f"not enough cash: lifting the mortgage costs {cost}"
+    return err
+
+
+def _act_unmortgage(ctx: Ctx, p: int, a: dict) -> None:
+    st = ctx.state
+    sq = _square_param(a)
+    err = _unmortgage_error(st, p, sq)
     if err:
         raise IllegalAction(err)
+    idx = _transfer_frame(st, p, sq)
+    cost = unmortgage_cost(st, sq)
     if idx is not None:
         st.stack.pop(idx)
     _pay_bank(ctx, p, cost)
@@ -76,16 +85,36 @@ def _act_unmortgage(ctx: Ctx, p: int, a: dict) -> None:
     ctx.ev("unmortgage", p=p, sq=sq, amount=cost)
 
 
+def _keep_mortgaged_error(st: GameState, p: int, sq: int) -> str | None:
+    if _transfer_frame(st, p, sq) is None:
+        return "there is no transferred mortgage of yours to decide on that square"
+    return None
+
+
 def _act_keep_mortgaged(ctx: Ctx, p: int, a: dict) -> None:
     st = ctx.state
     sq = _square_param(a)
-    idx = _transfer_frame(st, p, sq)
-    if idx is None:
-        raise IllegalAction("there is no transferred mortgage of yours to decide on that square")
-    st.stack.pop(idx)
+    err = _keep_mortgaged_error(st, p, sq)
+    if err:
+        raise IllegalAction(err)
+    st.stack.pop(_transfer_frame(st, p, sq))
     fee = transfer_fee(st, sq)
     ctx.ev("keep_mortgaged", p=p, sq=sq, amount=fee)
     _charge(ctx, p, BANK, fee, "transfer fee")
+
+
+def _auction_own_error(st: GameState, p: int, sq: int) -> str | None:
+    """RULES.md 11, duel: the owner auctions a mortgaged deed of theirs in their own turn."""
+    s = st.board[sq]
+    if not st.rules.auction_own:
+        return "this rule set does not allow auctioning your own deeds"
+    if p != st.current or st.stack:
+        return "you may auction a deed of yours only in your own turn, with nothing pending"
+    if not s.is_deed or st.owner[sq] != p:
+        return f"you do not own {s.name}"
+    if not st.mortgaged[sq]:
+        return f"{s.name} is not mortgaged"
+    return None
 
 
 def _act_auction_own(ctx: Ctx, p: int, a: dict) -> None:
@@ -93,13 +122,8 @@ def _act_auction_own(ctx: Ctx, p: int, a: dict) -> None:
     st = ctx.state
     sq = _square_param(a)
     s = st.board[sq]
-    if not ctx.rules.auction_own:
-        raise IllegalAction("this rule set does not allow auctioning your own deeds")
-    if p != st.current or st.stack:
-        raise IllegalAction("you may auction a deed of yours only in your own turn, with nothing pending")
-    if not s.is_deed or st.owner[sq] != p:
-        raise IllegalAction(f"you do not own {s.name}")
-    if not st.mortgaged[sq]:
-        raise IllegalAction(f"{s.name} is not mortgaged")
+    err = _auction_own_error(st, p, sq)
+    if err:
+        raise IllegalAction(err)
     _start_auction(ctx, "own", sq, style="rotating", opening=s.price, start=p, include_start=False,
                    exclude=p, seller=p)

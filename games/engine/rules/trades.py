@@ -163,24 +163,40 @@ def _act_propose(ctx: Ctx, p: int, a: dict) -> None:
         ctx.ev("trade_proposed", p=p, to=to, trade=t["id"], give=give, take=take)
 
 
-def _trade_frame(st: GameState, a: dict) -> tuple[dict, dict]:
-    tid = a.get("trade")
+def _answer_error(st: GameState, p: int, tid: Any, answer: str) -> str | None:
+    """Answering the offer waiting for an answer (``tid``: its id, or None for whichever it is):
+    accept or reject by its receiver, cancel by its proposer. RULES.md 9: a trade is checked
+    again when accepted."""
     top = st.stack[-1] if st.stack else None
     if top is None or top["k"] != "trade_response":
-        raise IllegalAction("no trade offer is waiting for an answer")
+        return "no trade offer is waiting for an answer"
     if tid is not None and tid != top["trade"]:
-        raise IllegalAction(f"trade {tid} is not the offer waiting for an answer")
-    return top, st.trades[str(top["trade"])]
+        return f"trade {tid} is not the offer waiting for an answer"
+    t = st.trades[str(top["trade"])]
+    if answer == "accept":
+        if t["to"] != p:
+            return "only the player the offer is made to may accept it"
+        err = _trade_error(st, t)
+        if err:
+            return f"the trade is no longer possible: {err}"
+    elif answer == "reject":
+        if t["to"] != p:
+            return "only the player the offer is made to may reject it"
+    elif t["from"] != p:
+        return "only the proposer may cancel an offer"
+    return None
+
+
+def _trade_frame(st: GameState, p: int, a: dict, answer: str) -> dict:
+    err = _answer_error(st, p, a.get("trade"), answer)
+    if err:
+        raise IllegalAction(err)
+    return st.trades[str(st.stack[-1]["trade"])]
 
 
 def _act_accept(ctx: Ctx, p: int, a: dict) -> None:
     st = ctx.state
-    _top, t = _trade_frame(st, a)
-    if t["to"] != p:
-        raise IllegalAction("only the player the offer is made to may accept it")
-    err = _trade_error(st, t)  # RULES.md 9: checked again when accepted
-    if err:
-        raise IllegalAction(f"the trade is no longer possible: {err}")
+    t = _trade_frame(st, p, a, "accept")
     st.stack.pop()
     del st.trades[str(t["id"])]
     a_, b_ = t["from"], t["to"]
@@ -204,9 +220,7 @@ def _act_accept(ctx: Ctx, p: int, a: dict) -> None:
 
 def _act_reject(ctx: Ctx, p: int, a: dict) -> None:
     st = ctx.state
-    _top, t = _trade_frame(st, a)
-    if t["to"] != p:
-        raise IllegalAction("only the player the offer is made to may reject it")
+    t = _trade_frame(st, p, a, "reject")
     st.stack.pop()
     _remember_rejection(st, st.trades.pop(str(t["id"])))
     ctx.ev("trade_rejected", trade=t["id"], p=p)
@@ -247,9 +261,7 @@ def last_proposal_round(st: GameState, p: int, to: int) -> int:
 
 def _act_cancel(ctx: Ctx, p: int, a: dict) -> None:
     st = ctx.state
-    _top, t = _trade_frame(st, a)
-    if t["from"] != p:
-        raise IllegalAction("only the proposer may cancel an offer")
+    t = _trade_frame(st, p, a, "cancel")
     st.stack.pop()
     del st.trades[str(t["id"])]
     ctx.ev("trade_cancelled", trade=t["id"], p=p)

@@ -6,6 +6,7 @@ destruction, surrender), the next turn and each round's world events, and the en
 from __future__ import annotations
 
 from itertools import compress
+from typing import Any
 
 from ..cards import deck_order
 from ..dice import StateRng, seed_to_state
@@ -195,13 +196,24 @@ def set_clock(state: GameState, minutes: int) -> None:
     state.clock = minutes
 
 
-def _require_turn(st: GameState, p: int, phase: str) -> None:
+# Each action's legality is one ``_<action>_error(state, player, ...)`` predicate (None: legal),
+# which its handler raises and legal_actions (checks.py) asks: the two cannot disagree.
+
+def _turn_error(st: GameState, p: int, phase: str) -> str | None:
+    """roll (phase "roll") and end_turn (phase "end_turn"): p's own turn, nothing pending."""
     if p != st.current:
-        raise IllegalAction(f"it is {st.players[st.current].name}'s turn")
+        return f"it is {st.players[st.current].name}'s turn"
     if st.stack:
-        raise IllegalAction(f"the game is waiting for a {st.pending().replace('_', ' ')} decision first")
+        return f"the game is waiting for a {st.pending().replace('_', ' ')} decision first"
     if st.phase != phase:
-        raise IllegalAction("you have already rolled: end your turn" if phase == "roll" else "roll first")
+        return "you have already rolled: end your turn" if phase == "roll" else "roll first"
+    return None
+
+
+def _require_turn(st: GameState, p: int, phase: str) -> None:
+    err = _turn_error(st, p, phase)
+    if err:
+        raise IllegalAction(err)
 
 
 def _act_roll(ctx: Ctx, p: int, a: dict) -> None:
@@ -281,20 +293,43 @@ def _act_roll(ctx: Ctx, p: int, a: dict) -> None:
     _land(ctx, p, None)
 
 
-def _jail_precheck(st: GameState, p: int) -> None:
-    _require_turn(st, p, "roll")
+def _jail_error(st: GameState, p: int) -> str | None:
+    """RULES.md 7: leaving jail by fine or card, before the turn's first roll."""
+    err = _turn_error(st, p, "roll")
+    if err:
+        return err
     if not st.players[p].in_jail:
-        raise IllegalAction("you are not in jail")
+        return "you are not in jail"
     if st.turn["rolled"]:
-        raise IllegalAction("jail can be left this way only at the start of the turn")
+        return "jail can be left this way only at the start of the turn"
+    return None
+
+
+def _pay_fine_error(st: GameState, p: int) -> str | None:
+    err = _jail_error(st, p)
+    if err:
+        return err
+    fine = st.rules.jail_fine
+    if st.players[p].cash < fine:
+        return f"not enough cash for the {fine} fine"
+    return None
+
+
+def _use_card_error(st: GameState, p: int) -> str | None:
+    err = _jail_error(st, p)
+    if err:
+        return err
+    if not st.players[p].jail_cards:
+        return "you hold no jail card"
+    return None
 
 
 def _act_pay_fine(ctx: Ctx, p: int, a: dict) -> None:
     st = ctx.state
-    _jail_precheck(st, p)
+    err = _pay_fine_error(st, p)
+    if err:
+        raise IllegalAction(err)
     fine = ctx.rules.jail_fine
-    if st.players[p].cash < fine:
-        raise IllegalAction(f"not enough cash for the {fine} fine")
     _pay_bank(ctx, p, fine, pot=True)
     pl = st.players[p]
     pl.in_jail = False
@@ -304,10 +339,10 @@ def _act_pay_fine(ctx: Ctx, p: int, a: dict) -> None:
 
 def _act_use_card(ctx: Ctx, p: int, a: dict) -> None:
     st = ctx.state
-    _jail_precheck(st, p)
+    err = _use_card_error(st, p)
+    if err:
+        raise IllegalAction(err)
     pl = st.players[p]
-    if not pl.jail_cards:
-        raise IllegalAction("you hold no jail card")
     cid = pl.jail_cards.pop(0)
     _return_jail_card(st, cid)
     pl.in_jail = False
@@ -315,21 +350,40 @@ def _act_use_card(ctx: Ctx, p: int, a: dict) -> None:
     ctx.ev("leave_jail", p=p, how="card", card=cid)
 
 
-def _decision(st: GameState, p: int, kind: str) -> dict:
+def _decision_error(st: GameState, p: int, kind: str) -> str | None:
+    """A decision of this kind waits on p (decline, casino_skip; the others ask more)."""
     top = st.stack[-1] if st.stack else None
     if top is None or top["k"] != kind:
-        raise IllegalAction(f"there is no {kind.replace('_', ' ')} decision pending")
+        return f"there is no {kind.replace('_', ' ')} decision pending"
     if top["p"] != p:
-        raise IllegalAction(f"the {kind.replace('_', ' ')} decision is {st.players[top['p']].name}'s")
-    return top
+        return f"the {kind.replace('_', ' ')} decision is {st.players[top['p']].name}'s"
+    return None
+
+
+def _decision(st: GameState, p: int, kind: str) -> dict:
+    err = _decision_error(st, p, kind)
+    if err:
+        raise IllegalAction(err)
+    return st.stack[-1]
+
+
+def _buy_error(st: GameState, p: int) -> str | None:
+    err = _decision_error(st, p, "buy")
+    if err:
+        return err
+    price = st.board.price[st.stack[-1]["sq"]]
+    if st.players[p].cash < price:
+        return f"not enough cash: the price is {price}"
+    return None
 
 
 def _act_buy(ctx: Ctx, p: int, a: dict) -> None:
     st = ctx.state
-    f = _decision(st, p, "buy")
+    err = _buy_error(st, p)
+    if err:
+        raise IllegalAction(err)
+    f = st.stack[-1]
     price = st.board.price[f["sq"]]
-    if st.players[p].cash < price:
-        raise IllegalAction(f"not enough cash: the price is {price}")
     st.stack.pop()
     st.players[p].cash -= price  # (_pay_bank inline)
     st.bank += price
@@ -355,12 +409,21 @@ def _decline(ctx: Ctx, p: int, sq: int) -> None:
                    exclude=None if rules.auction_decliner_bids else p)
 
 
+def _income_tax_error(st: GameState, p: int, choice: Any) -> str | None:
+    err = _decision_error(st, p, "income_tax")
+    if err:
+        return err
+    if choice not in ("flat", "percent"):
+        return "choice must be 'flat' or 'percent'"
+    return None
+
+
 def _act_income_tax(ctx: Ctx, p: int, a: dict) -> None:
     st = ctx.state
-    _decision(st, p, "income_tax")
     choice = a.get("choice")
-    if choice not in ("flat", "percent"):
-        raise IllegalAction("choice must be 'flat' or 'percent'")
+    err = _income_tax_error(st, p, choice)
+    if err:
+        raise IllegalAction(err)
     st.stack.pop()
     _pay_income_tax(ctx, p, choice)
 
@@ -371,15 +434,29 @@ def _pay_income_tax(ctx: Ctx, p: int, choice: str) -> None:
     _charge(ctx, p, BANK, amount, "tax", pot=True)
 
 
+ANY_NUMBERS = object()  # legal_actions' question to _casino_error: may p stake at all?
+
+
+def _casino_error(st: GameState, p: int, numbers: Any = ANY_NUMBERS) -> str | None:
+    """RULES.md 11, the casino: a stake of CASINO_STAKE on 1 to 3 different numbers."""
+    err = _decision_error(st, p, "casino")
+    if err:
+        return err
+    if numbers is not ANY_NUMBERS and (
+            not isinstance(numbers, list) or not 1 <= len(numbers) <= 3 or len(set(numbers)) != len(numbers)
+            or any(isinstance(x, bool) or x not in (1, 2, 3, 4, 5, 6) for x in numbers)):
+        return "stake on 1 to 3 different numbers from 1 to 6"
+    if st.players[p].cash < CASINO_STAKE:
+        return f"the stake is {CASINO_STAKE}"
+    return None
+
+
 def _act_casino(ctx: Ctx, p: int, a: dict) -> None:
     st = ctx.state
-    _decision(st, p, "casino")
     numbers = a.get("numbers")
-    if (not isinstance(numbers, list) or not 1 <= len(numbers) <= 3 or len(set(numbers)) != len(numbers)
-            or any(isinstance(x, bool) or x not in (1, 2, 3, 4, 5, 6) for x in numbers)):
-        raise IllegalAction("stake on 1 to 3 different numbers from 1 to 6")
-    if st.players[p].cash < CASINO_STAKE:
-        raise IllegalAction(f"the stake is {CASINO_STAKE}")
+    err = _casino_error(st, p, numbers)
+    if err:
+        raise IllegalAction(err)
     die = ctx.rng.die()
     pool_win = ctx.rng.jackpot()
     st.stack.pop()
@@ -406,24 +483,45 @@ def _act_casino_skip(ctx: Ctx, p: int, a: dict) -> None:
     ctx.ev("casino_skip", p=p)
 
 
+BUS_CHOICES = ("first", "second", "sum")
+
+
+def _bus_error(st: GameState, p: int, choice: Any) -> str | None:
+    """RULES.md 11, the bus: move by the first die, the second or their sum."""
+    err = _decision_error(st, p, "bus")
+    if err:
+        return err
+    if choice not in BUS_CHOICES:
+        return "choice must be 'first', 'second' or 'sum'"
+    return None
+
+
 def _act_bus(ctx: Ctx, p: int, a: dict) -> None:
     st = ctx.state
-    f = _decision(st, p, "bus")
     choice = a.get("choice")
-    d1, d2 = f["dice"]
-    steps = {"first": d1, "second": d2, "sum": d1 + d2}.get(choice)
-    if steps is None:
-        raise IllegalAction("choice must be 'first', 'second' or 'sum'")
+    err = _bus_error(st, p, choice)
+    if err:
+        raise IllegalAction(err)
+    d1, d2 = st.stack[-1]["dice"]
+    steps = {"first": d1, "second": d2, "sum": d1 + d2}[choice]
     st.stack.pop()
     ctx.ev("bus", p=p, choice=choice)
     _advance(ctx, p, steps)
     _land(ctx, p, None)
 
 
+def _teleport_error(st: GameState, p: int, sq: int) -> str | None:
+    """RULES.md 11: a teleport goes to any square (0-39, as the parameter reader checks)."""
+    return _decision_error(st, p, "teleport")
+
+
 def _act_teleport(ctx: Ctx, p: int, a: dict) -> None:
     st = ctx.state
     _decision(st, p, "teleport")
     sq = _square_param(a)
+    err = _teleport_error(st, p, sq)
+    if err:
+        raise IllegalAction(err)
     st.stack.pop()
     _teleport(ctx, p, sq)
 
@@ -436,12 +534,22 @@ def _teleport(ctx: Ctx, p: int, sq: int) -> None:
     _land(ctx, p, None)
 
 
+def _destroy_error(st: GameState, p: int, sq: int) -> str | None:
+    err = _decision_error(st, p, "destroy")
+    if err:
+        return err
+    if sq not in _destroy_targets(st, p):
+        return "pick an opponent's property with buildings"
+    return None
+
+
 def _act_destroy(ctx: Ctx, p: int, a: dict) -> None:
     st = ctx.state
     _decision(st, p, "destroy")
     sq = _square_param(a)
-    if sq not in _destroy_targets(st, p):
-        raise IllegalAction("pick an opponent's property with buildings")
+    err = _destroy_error(st, p, sq)
+    if err:
+        raise IllegalAction(err)
     st.stack.pop()
     _destroy(ctx, p, sq)
 
