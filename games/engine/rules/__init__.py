@@ -32,7 +32,7 @@ from .auctions import auction_askee
 from .buildings import _build_error, _build_timing_error, _money_timing_error, _sell_error
 from .checks import legal_actions
 from .context import _WAITING, CASINO_STAKE, DECISIONS, JAIL_CARD_VALUE, Ctx
-from .core import _HANDLERS, ACTION_TYPES, _checked, _run, apply, stepper
+from .core import ACTION_TYPES, _step, apply, stepper
 from .queries import (
     building_counts,
     liquidation_value,
@@ -55,15 +55,13 @@ __all__ = [
     "CASINO_STAKE",
     "DECISIONS",
     "JAIL_CARD_VALUE",
-    "_HANDLERS",
     "_WAITING",
     "Ctx",
     "_build_error",
     "_build_timing_error",
-    "_checked",
     "_money_timing_error",
-    "_run",
     "_sell_error",
+    "_step",
     "_trade_error",
     "apply",
     "auction_askee",

@@ -148,29 +148,43 @@ _HANDLERS = {
 ACTION_TYPES = tuple(_HANDLERS)
 
 
-def apply(state: GameState, action: dict, rng=None, events: bool = True) -> tuple[GameState, list]:
-    """Apply one action. Raises IllegalAction (state untouched) if it is not legal now."""
-    # The common case in a few cheap steps (a plain dict naming a known action and a seat still
-    # playing, a state with its working context); anything else, well-formed or not, goes
-    # through _checked, whose checks (and messages) come in their documented order.
+def _step(ctx: Ctx, action: Any) -> None:
+    """The one dispatch: check the action's form and seat, run its handler (which checks the
+    rest before it changes anything), then the tasks it left. ``apply``, ``stepper`` and the
+    simulations' play loop all come through here."""
+    state = ctx.state
+    # The common case in a few cheap tests (a plain dict naming a known action and a seat still
+    # playing); anything else, well-formed or not, goes through _checked, whose checks (and
+    # messages) come in their documented order.
     try:
         handler = _HANDLERS[action["type"]]
         p = action["player"]
         ok = type(action) is dict and type(p) is int and p >= 0 and not state.players[p].bankrupt
-        ctx = state._ctx
     except Exception:
         ok = False
     if not ok or state.over:
-        handler, p, ctx = _checked(state, action)
-    ctx.rng = rng if rng is not None else ctx.own_rng
-    ctx.events = [] if events else None
-    ctx.rules = state.rules
-    ctx.board = state.board
+        handler, p = _checked(state, action)
     handler(ctx, p, action)
     stack = state.stack
     if stack and stack[-1]["k"] not in _WAITING:  # (a buy or trade decision on top: nothing to run)
         _run(ctx)
     state.seq += 1
+
+
+def apply(state: GameState, action: dict, rng=None, events: bool = True) -> tuple[GameState, list]:
+    """Apply one action. Raises IllegalAction (state untouched) if it is not legal now."""
+    # One Ctx (and one generator over the state) per state, reused by every call: building
+    # them afresh cost about a tenth of an average action. Rules and board are read again as
+    # a caller may swap the rule set between actions.
+    try:
+        ctx = state._ctx
+    except AttributeError:
+        ctx = state._ctx = Ctx(state, None, None)
+    ctx.rng = rng if rng is not None else ctx.own_rng
+    ctx.events = [] if events else None
+    ctx.rules = state.rules
+    ctx.board = state.board
+    _step(ctx, action)
     return state, ctx.events if events else []
 
 
@@ -181,35 +195,21 @@ def stepper(state: GameState, events: bool = False):
 
     It sets up its working context once, not on every action, so the caller must not swap the
     state's rule set or board while it uses the stepper. (``apply`` calls on the same state in
-    between are fine: the stepper's context is its own.) simulate.play_game has its body inline:
-    keep the two, and apply's fast path, alike."""
+    between are fine: the stepper's context is its own.)"""
     ctx = Ctx(state, None, None)  # (rng: the game's own generator; rules and board: the state's)
 
     def step(action):
-        # apply's fast path and checks, without the per-call context set-up
-        try:
-            handler = _HANDLERS[action["type"]]
-            p = action["player"]
-            ok = type(action) is dict and type(p) is int and p >= 0 and not state.players[p].bankrupt
-        except Exception:
-            ok = False
-        if not ok or state.over:
-            handler, p, _ = _checked(state, action)
         if events:
             ctx.events = []
-        handler(ctx, p, action)
-        stack = state.stack
-        if stack and stack[-1]["k"] not in _WAITING:
-            _run(ctx)
-        state.seq += 1
+        _step(ctx, action)
         return ctx.events
 
     return step
 
 
-def _checked(state: GameState, action: Any) -> tuple[Any, int, Ctx]:
-    """apply's checks of the action and the seat: raises IllegalAction, or returns the handler,
-    the seat and the state's working context (made on the first call)."""
+def _checked(state: GameState, action: Any) -> tuple[Any, int]:
+    """The dispatch's checks of the action and the seat: raises IllegalAction, or returns the
+    handler and the seat."""
     if not isinstance(action, dict):
         raise IllegalAction("an action is a mapping with 'type' and 'player'")
     kind = action.get("type")
@@ -224,11 +224,4 @@ def _checked(state: GameState, action: Any) -> tuple[Any, int, Ctx]:
         raise IllegalAction("the game is over")
     if state.players[p].bankrupt:
         raise IllegalAction(f"{state.players[p].name} is out of the game")
-    # One Ctx (and one generator over the state) per state, reused by every call: building
-    # them afresh cost about a tenth of an average action. Rules and board are read again (in
-    # apply) as a caller may swap the rule set between actions.
-    try:
-        ctx = state._ctx
-    except AttributeError:
-        ctx = state._ctx = Ctx(state, None, None)
-    return handler, p, ctx
+    return handler, p
