@@ -499,10 +499,26 @@ class RentTable:
 # The rents table of the last game a strategy bot looked at. Every bot of a game asks about the
 # same board, and each seat's worst rent is the highest rent of the other owners' deeds, so one
 # table serves all seats (rather than one pass per seat). A pure function of the board, so
-# sharing it between bots changes nothing they decide. Another game gets a new table (the old
-# one is never changed again), so threads running bots of different games at once each read
-# a table of their own.
-_rent_table: RentTable | None = None
+# sharing it between bots changes nothing they decide. It is kept on the game's own state
+# object (``GameViews``), so bots of games played in threads at once never share one.
+
+
+class GameViews:
+    """The strategy bot's views of one game, kept on its state object (``GameState.views``)
+    and shared by every seat's bot: the rents table and the ownership view."""
+
+    __slots__ = ("ownership", "rents")
+
+    def __init__(self) -> None:
+        self.rents: RentTable | None = None
+        self.ownership: Ownership | None = None
+
+
+def _views(st: GameState) -> GameViews:
+    views = st.views
+    if views is None:
+        views = st.views = GameViews()
+    return views
 
 
 def _patched(old: list, new: list, squares: list[int]) -> list | None:
@@ -520,10 +536,10 @@ def _rent_table_of(st: GameState) -> RentTable:
     """The table of the highest rent each seat's deeds may ask on one landing now (see
     ``RentTable``): the shared one, brought up to date. The same list of players means the
     same game (the table holds it, so it is not another list at the same address)."""
-    global _rent_table
-    table = _rent_table
+    views = _views(st)
+    table = views.rents
     if table is None or table.players is not st.players:
-        table = _rent_table = RentTable(st)
+        table = views.rents = RentTable(st)
     elif table.owner != st.owner or table.level != st.level or table.mortgaged != st.mortgaged:
         table.update(st)
     return table
@@ -606,19 +622,16 @@ class Ownership:
         return deeds
 
 
-# The ownership view of the last board a strategy bot looked at. Like the rents table, one view
-# serves every seat (deeds change hands far less often than seats decide), and it is a pure
-# function of the owners, so sharing it between bots and games changes nothing they decide.
-_ownership: Ownership | None = None
-
-
 def ownership(st: GameState) -> Ownership:
-    global _ownership
-    view = _ownership
-    # (The same list of players: the same game, so the same board and seats. The view holds
-    # the list, so it is not another list at the same address.)
+    """The ownership view of the game's board now. Like the rents table, one view serves every
+    seat (deeds change hands far less often than seats decide), kept on the game's state; it is
+    a pure function of the owners, so sharing it changes nothing the bots decide."""
+    views = _views(st)
+    view = views.ownership
+    # (The same list of players: the same seats. The view holds the list, so it is not another
+    # list at the same address.)
     if view is None or view.players is not st.players or view.owner != st.owner:
-        view = _ownership = Ownership(st)
+        view = views.ownership = Ownership(st)
     return view
 
 
@@ -916,9 +929,7 @@ class StrategyBot:
         """Unmortgage when rich, build on the best groups. This runs at every roll or end of
         turn, so the choice is made from the state and the engine's checks confirm it. (Finding
         nothing to do is not remembered: checking such a memo costs about what it saves.)"""
-        view = _ownership  # (``ownership``'s test inline: a call less on this hot path)
-        if view is None or view.players is not st.players or view.owner != st.owner:
-            view = ownership(st)
+        view = ownership(st)
         full = view.full[p]
         info = view.info
         cash = st.players[p].cash
@@ -1335,11 +1346,8 @@ class StrategyBot:
         ``propose_every_rounds`` rounds; never one the partner rejected, or one no better for
         the partner than a rejected one (the game's record, rules.offer_refused)."""
         # (Most rolls have no group to complete: that is asked first, as the ownership view
-        # answers it at once, and the proposals left last, as a tunable read through self is
-        # a slow attribute lookup. The view's test is inline: a call less on this hot path.)
-        view = _ownership
-        if view is None or view.players is not st.players or view.owner != st.owner:
-            view = ownership(st)
+        # answers it at once.)
+        view = ownership(st)
         wanted = view.wanted[p]
         if not wanted:
             return None

@@ -68,9 +68,9 @@ class GameState:
                  "bank_hotels", "decks", "discards", "current", "first", "round", "phase", "stack",
                  "turn", "trades", "next_trade", "jackpot", "free_parking", "clock", "winner", "over",
                  "rng", "bank", "money", "bankrupt_order", "teams", "seq", "last_dice", "proposed", "rejected",
-                 # Not game data (never in the JSON): the board's change log (below) and
-                 # rules.apply's reusable working context.
-                 "board_log", "_ctx")
+                 # Not game data (never in the JSON): the board's change log (below),
+                 # rules.apply's reusable working context, and readers' views of this game.
+                 "board_log", "_ctx", "views")
 
     rules: RuleSet
     board: Board
@@ -124,6 +124,9 @@ class GameState:
         # of the board (the strategy bot's rents table) catches up from where it last read
         # instead of comparing the whole board.
         self.board_log: list[int] = []
+        # What a reader keeps about this game object between its questions (the strategy
+        # bot's rents table and ownership view): per game, so games in threads never share one.
+        self.views: Any = None
 
     # -- queries used everywhere -------------------------------------------------------------
     def active(self) -> list[int]:
@@ -196,6 +199,7 @@ class GameState:
         s.bankrupt_order = list(d["bankrupt_order"])
         s.last_dice = list(d["last_dice"])
         s.board_log = []
+        s.views = None
         return s
 
     def copy(self) -> GameState:
