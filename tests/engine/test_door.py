@@ -105,3 +105,12 @@ def test_the_door_check_lets_the_front_door_through(source, site):
 def test_everything_the_door_lists_is_there():
     for name in games.engine.__all__:
         assert getattr(games.engine, name) is not None, name
+
+
+def test_no_engine_source_file_is_over_a_thousand_lines():
+    # One room a newcomer can hold in their head (issue 9): the engine is split along its seams.
+    engine = ROOT / "games" / "engine"
+    sizes = {p.relative_to(engine).as_posix(): len(p.read_text(encoding="utf-8").splitlines())
+             for p in engine.rglob("*.py")}
+    assert len(sizes) > 20
+    assert {name: n for name, n in sizes.items() if n > 1000} == {}

@@ -57,7 +57,7 @@ def _drop_bidder(f: dict, p: int) -> None:
 
 def _auction_over(f: dict) -> bool:
     """Over when nobody is left bidding, or only the leader is (checked after every bid and
-    pass: a loop rather than building the list of the bidders left; _run has it inline)."""
+    pass: a loop rather than building the list of the bidders left)."""
     stage = f.get("stage")
     if stage == "done":
         return True

@@ -8,7 +8,7 @@ from __future__ import annotations
 from ..errors import IllegalAction
 from ..state import HOTEL, GameState
 from .context import Ctx, _frac, _square_param
-from .money import _bank_pays
+from .money import _bank_pays, _pay_bank
 from .queries import _eff, _group_has_buildings
 
 
@@ -159,8 +159,7 @@ def _act_build(ctx: Ctx, p: int, a: dict) -> None:
             st.stack[-1]["bidders"] = [q for q in st.stack[-1]["bidders"] if q in able]
             return
     cost = st.board.squares[sq].build_cost
-    st.players[p].cash -= cost  # (_pay_bank inline)
-    st.bank += cost
+    _pay_bank(ctx, p, cost)
     _place_building(ctx, p, sq)
 
 

@@ -13,7 +13,7 @@ from typing import Any
 
 from ..errors import IllegalAction
 from ..state import NO_OWNER, GameState
-from .auctions import _act_bid, _act_pass, _finish_auction
+from .auctions import _act_bid, _act_pass, _auction_over, _finish_auction
 from .buildings import _act_build, _act_sell, _act_sell_all
 from .context import _WAITING, DECISIONS, Ctx
 from .money import _charge, _settle
@@ -53,16 +53,8 @@ def _run(ctx: Ctx) -> None:
                 continue
             return
         if k == "auction":
-            # (_auction_over inline: this runs after every bid and pass)
-            stage = top.get("stage")
-            if stage == "place":
-                return
-            if stage != "done":
-                passed = top["passed"]
-                leader = top["leader"]
-                for b in top["bidders"]:
-                    if b != leader and b not in passed:
-                        return  # still bidding
+            if not _auction_over(top):
+                return  # still bidding, or the winner is placing the building
             stack.pop()
             _finish_auction(ctx, top)
             continue

@@ -35,15 +35,7 @@ def _charge(ctx: Ctx, payer: int, to: int, amount: int, why: str, pot: bool = Fa
     if to != BANK and players[to].bankrupt:
         to = BANK
     if players[payer].cash >= amount:
-        # (_settle inline: most charges are paid at once)
-        if to == BANK:
-            _pay_bank(ctx, payer, amount, pot)
-        else:
-            players[payer].cash -= amount
-            players[to].cash += amount - cut
-            st.bank += cut
-        if ctx.events is not None:
-            ctx.ev("pay", p=payer, to=to, amount=amount, why=why, tax=cut)
+        _settle(ctx, payer, to, amount, why, pot, cut)
         return
     if liquidation_value(st, payer) < amount:
         ctx.ev("cannot_pay", p=payer, to=to, amount=amount, why=why)

@@ -49,11 +49,10 @@ def _owns_group(st: GameState, p: int, sq: int) -> bool:
 
 def unmortgage_cost(st: GameState, sq: int) -> int:
     """RULES.md 9: mortgage + 10%, or 60% of the price; owed to the bank, so rounded up."""
-    # (_ceil_div inline: the bots ask for this often)
     if st.rules.unmortgage == "mortgage_plus_10":
         mv = st.board.squares[sq].mortgage
-        return mv - (-mv // 10)
-    return -(-6 * st.board.price[sq] // 10)
+        return mv + _ceil_div(mv, 10)
+    return _ceil_div(6 * st.board.price[sq], 10)
 
 
 def transfer_fee(st: GameState, sq: int) -> int:

@@ -63,7 +63,7 @@ def _land(ctx: Ctx, p: int, mode: str | None) -> None:
         if st.players[owner].in_jail and not ctx.rules.rent_in_jail:
             ctx.ev("no_rent", p=p, sq=pos, why="owner_in_jail")
             return
-        if pl.team is not None and pl.team == st.players[owner].team:  # (st.teammates, inline)
+        if st.teammates(p, owner):
             ctx.ev("no_rent", p=p, sq=pos, why="teammate")
             return
         dice_total = None

@@ -17,7 +17,7 @@ from .auctions import _start_auction
 from .context import CASINO_POOL_ADD, CASINO_STAKE, Ctx, _ceil_div, _schedule, _square_param
 from .money import _bank_pays, _charge, _pay_bank
 from .queries import net_worth, tax_worth
-from .squares import _advance, _destroy_targets, _land, _pass_start, _return_jail_card, _send_to_jail
+from .squares import _advance, _destroy_targets, _land, _return_jail_card, _send_to_jail
 
 
 def new_game(rules: RuleSet, names: list[str], seed: int | str = 0, *, teams: list[list[int]] | None = None,
@@ -280,14 +280,7 @@ def _act_roll(ctx: Ctx, p: int, a: dict) -> None:
             st.stack.append({"k": "land", "p": p})  # the square first, then the M1 move
             return
         steps += speed
-    # (_advance inline: the roll's move)
-    new = pl.pos + steps
-    if new >= 40:
-        new -= 40
-        _pass_start(ctx, p, new)
-    pl.pos = new
-    if ctx.events is not None:
-        ctx.ev("move", p=p, to=new)
+    _advance(ctx, p, steps)
     # Nothing is stacked (a roll needs an empty stack): resolve the square now, as _run would
     # at once; skipping the land frame matters on this, the most common action.
     _land(ctx, p, None)
@@ -385,8 +378,7 @@ def _act_buy(ctx: Ctx, p: int, a: dict) -> None:
     f = st.stack[-1]
     price = st.board.price[f["sq"]]
     st.stack.pop()
-    st.players[p].cash -= price  # (_pay_bank inline)
-    st.bank += price
+    _pay_bank(ctx, p, price)
     st.owner[f["sq"]] = p
     st.board_log.append(f["sq"])
     if ctx.events is not None:
