@@ -92,7 +92,7 @@ class StrategyBot:
         st = state
         stack = st.stack
         if not stack:
-            # Its own turn (inline: the most common decisions).
+            # Its own turn: the most common decisions, answered from the state.
             p = seat
             if p != st.current:
                 return next(a for a in legal_actions(st, p) if a["type"] != "surrender")

@@ -31,7 +31,7 @@ def _pass_start(ctx: Ctx, p: int, new: int) -> None:
         amount = r.salary + (r.start_bonus if new == 0 else 0)
         if amount:
             _bank_pays(ctx, p, amount)
-            if ctx.events is not None:  # (hot path: skip building the record's fields)
+            if ctx.events is not None:
                 ctx.ev("salary", p=p, amount=amount)
 
 
@@ -48,7 +48,7 @@ def _land(ctx: Ctx, p: int, mode: str | None) -> None:
         return
     pos = pl.pos
     board = ctx.board
-    s = board.squares[pos]  # (hot path: the tables, not Board.__getitem__ and Square.is_deed)
+    s = board.squares[pos]
     kind = s.kind
     if board.is_deed[pos]:
         owner = st.owner[pos]

@@ -121,7 +121,7 @@ def _next_turn(ctx: Ctx, p: int | None = None, a: dict | None = None) -> None:
     st.turn = _new_turn()
     if new_round:
         st.round += 1
-    if ctx.events is not None:  # (hot path: skip building the record's fields)
+    if ctx.events is not None:
         ctx.ev("turn", p=nxt, round=st.round)
     if new_round and ctx.rules.mortgage_expiry_rounds is not None:  # (else _round_start has nothing to do)
         _round_start(ctx)
@@ -255,7 +255,7 @@ def _act_roll(ctx: Ctx, p: int, a: dict) -> None:
         speed = rng.speed_die()
         turn["dice"] = [d1, d2]
         st.last_dice = [d1, d2, speed]
-    if ctx.events is not None:  # (hot path: skip building the record's fields)
+    if ctx.events is not None:
         ctx.ev("roll", p=p, dice=list(st.last_dice))
     if d1 == d2 and speed != d1:  # doubles (RULES.md 11: a triple is not doubles)
         turn["doubles"] += 1
