@@ -23,8 +23,7 @@ from typing import Any
 from django.utils.formats import number_format
 from django.utils.translation import gettext as _
 
-from games.engine import GameState, RuleSet, apply, new_game, set_clock
-from games.engine.errors import EngineError
+from games.engine import EngineError, GameState, RuleSet, apply, new_game, set_clock
 from games.models import GameAction, Replay
 from games.refusals import translate_refusal
 

@@ -24,9 +24,18 @@ from django.utils.translation import gettext_lazy as _
 
 from accounts.models import User
 from games import records
-from games.engine import GameState, IllegalAction, RuleSet, apply, new_game, set_clock, waiting_on
-from games.engine.errors import EngineError, InvalidRules
-from games.engine.rules import auction_askee
+from games.engine import (
+    EngineError,
+    GameState,
+    IllegalAction,
+    InvalidRules,
+    RuleSet,
+    apply,
+    auction_askee,
+    new_game,
+    set_clock,
+    waiting_on,
+)
 from games.models import (
     AuctionRow,
     DeckRow,
@@ -385,7 +394,7 @@ def _apply(sub: Submission, action: dict, *, seat: int | None, user=None, source
 
 def _bots(sub: Submission, seats: list[Seat]) -> None:
     """Let bots take every decision that waits on them."""
-    from games.engine.bots import make_bot
+    from games.engine import make_bot
 
     bots = {s.position: s.bot for s in seats if s.bot}
     if not bots:

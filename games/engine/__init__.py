@@ -1,15 +1,51 @@
 """The Monopoly rules engine: pure Python, no Django (a test enforces it).
 
     from games.engine import RuleSet, new_game, legal_actions, apply
+
+This module is the engine's one door: the site imports every name it uses from here, never from
+``games.engine.rules``, ``.state``, ``.events`` or ``.errors``, and never a private name
+(tests/engine/test_door.py checks it). The tools (``bots``, ``simulate``, ``scenarios``,
+``invariants``) are modules of their own for programs and tests that play whole games.
 """
 
+from .boards import load_board
+from .bots import make_bot
+from .cards import CARDS, card_text
 from .errors import EngineError, IllegalAction, InvalidRules, RandomnessExhausted
-from .rules import ACTION_TYPES, apply, legal_actions, liquidation_value, net_worth, new_game, set_clock, waiting_on
+from .events import describe
+from .rules import (
+    ACTION_TYPES,
+    JAIL_CARD_VALUE,
+    apply,
+    auction_askee,
+    last_proposal_round,
+    legal_actions,
+    liquidation_value,
+    net_worth,
+    new_game,
+    offer_refused,
+    rent_of,
+    rent_tax_rate,
+    salary_active,
+    set_clock,
+    stepper,
+    street_rent,
+    street_rents,
+    tax_worth,
+    tradeable_deeds,
+    transfer_fee,
+    unmortgage_cost,
+    waiting_on,
+)
 from .ruleset import OPTION_KEYS, PRESET_NAMES, PRESETS, RuleSet
-from .state import GameState
+from .state import HOTEL, NO_OWNER, GameState
 
 __all__ = [
     "ACTION_TYPES",
+    "CARDS",
+    "HOTEL",
+    "JAIL_CARD_VALUE",
+    "NO_OWNER",
     "OPTION_KEYS",
     "PRESETS",
     "PRESET_NAMES",
@@ -20,10 +56,27 @@ __all__ = [
     "RandomnessExhausted",
     "RuleSet",
     "apply",
+    "auction_askee",
+    "card_text",
+    "describe",
+    "last_proposal_round",
     "legal_actions",
     "liquidation_value",
+    "load_board",
+    "make_bot",
     "net_worth",
     "new_game",
+    "offer_refused",
+    "rent_of",
+    "rent_tax_rate",
+    "salary_active",
     "set_clock",
+    "stepper",
+    "street_rent",
+    "street_rents",
+    "tax_worth",
+    "tradeable_deeds",
+    "transfer_fee",
+    "unmortgage_cost",
     "waiting_on",
 ]

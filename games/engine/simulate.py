@@ -24,11 +24,8 @@ from . import invariants
 from .bots import make_bot
 from .errors import EngineError, IllegalAction
 from .rules import (
-    _HANDLERS,
-    _WAITING,
     Ctx,
-    _checked,
-    _run,
+    _step,
     apply,
     legal_actions,
     new_game,
@@ -94,43 +91,20 @@ def play_game(
     log: list[dict] = []
     choose = [bot.choose for bot in bots]  # (bound once, not looked up on every action)
     ctx = Ctx(state, None, None)  # (as rules.stepper: the game's generator, the state's rules)
-    handlers = _HANDLERS
     watch = check or on_action is not None
     # A for loop over the action cap: cheaper than counting the actions and testing the cap on
     # every one. ``actions`` is how many have been applied before this one.
     for actions in range(max_actions):
         if state.over:
             break
-        # (what waiting_on says, without the call and the list when one player is asked)
-        stack = state.stack
-        if not stack:
-            seat = state.current
-        elif (top := stack[-1])["k"] != "auction":
-            seat = top["p"]  # a decision waits on its player
-        elif top["style"] == "rotating" and top["stage"] != "place" and top["bidders"]:
-            seat = top["bidders"][top["turn"]]  # a rotating auction waits on its askee
-        else:
-            who = waiting_on(state)
-            seat = who[0] if len(who) == 1 else who[rng.randrange(len(who))]
+        # An open auction waits on several bidders: the one asked is drawn.
+        who = waiting_on(state)
+        seat = who[0] if len(who) == 1 else who[rng.randrange(len(who))]
         action = choose[seat](state, seat, rng)
-        # rules.stepper's step inline, a call less on every action: apply's fast-path checks
-        # (_checked does the full ones), the handler, then the tasks it leaves.
+        if events:
+            ctx.events = []
         try:
-            handler = handlers[action["type"]]
-            p = action["player"]
-            ok = type(action) is dict and type(p) is int and p >= 0 and not state.players[p].bankrupt
-        except Exception:
-            ok = False
-        try:
-            if not ok or state.over:
-                handler, p, _ = _checked(state, action)
-            if events:
-                ctx.events = []
-            handler(ctx, p, action)
-            stack = state.stack
-            if stack and stack[-1]["k"] not in _WAITING:
-                _run(ctx)
-            state.seq += 1
+            _step(ctx, action)
         except IllegalAction as e:
             raise SimulationError(
                 f"game with seed {seed}, action {actions}: the {bots[seat].name} bot of "

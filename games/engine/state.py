@@ -67,10 +67,10 @@ class GameState:
     __slots__ = ("rules", "board", "players", "owner", "level", "mortgaged", "mround", "bank_houses",
                  "bank_hotels", "decks", "discards", "current", "first", "round", "phase", "stack",
                  "turn", "trades", "next_trade", "jackpot", "free_parking", "clock", "winner", "over",
-                 "rng", "bank", "money", "bankrupt_order", "teams", "seq", "last_dice",
-                 # Not game data (never in the JSON): the board's change log (below) and
-                 # rules.apply's reusable working context.
-                 "board_log", "_ctx")
+                 "rng", "bank", "money", "bankrupt_order", "teams", "seq", "last_dice", "proposed", "rejected",
+                 # Not game data (never in the JSON): the board's change log (below),
+                 # rules.apply's reusable working context, and readers' views of this game.
+                 "board_log", "_ctx", "views")
 
     rules: RuleSet
     board: Board
@@ -100,6 +100,12 @@ class GameState:
         self.turn = _new_turn()
         self.trades: dict[str, dict[str, Any]] = {}
         self.next_trade = 1
+        # What the game remembers of past trade offers, so that a player (a bot above all, made
+        # afresh for every decision) can see what it already asked: proposed[a][b] is the round
+        # of a's last proposal to b (0: never), and rejected lists the offers (trade records as
+        # in ``trades``) their receivers turned down, bar those a later, better one covers.
+        self.proposed = [[0] * len(names) for _ in names]
+        self.rejected: list[dict[str, Any]] = []
         self.jackpot = 0
         self.free_parking = 0
         self.clock = 0
@@ -118,6 +124,9 @@ class GameState:
         # of the board (the strategy bot's rents table) catches up from where it last read
         # instead of comparing the whole board.
         self.board_log: list[int] = []
+        # What a reader keeps about this game object between its questions (the strategy
+        # bot's rents table and ownership view): per game, so games in threads never share one.
+        self.views: Any = None
 
     # -- queries used everywhere -------------------------------------------------------------
     def active(self) -> list[int]:
@@ -155,7 +164,8 @@ class GameState:
             "discards": {k: list(v) for k, v in self.discards.items()},
             "current": self.current, "first": self.first, "round": self.round, "phase": self.phase,
             "stack": _copy(self.stack), "turn": _copy(self.turn), "trades": _copy(self.trades),
-            "next_trade": self.next_trade, "jackpot": self.jackpot, "free_parking": self.free_parking,
+            "next_trade": self.next_trade, "proposed": [list(r) for r in self.proposed],
+            "rejected": _copy(self.rejected), "jackpot": self.jackpot, "free_parking": self.free_parking,
             "clock": self.clock, "winner": self.winner, "over": self.over, "rng": self.rng,
             "bank": self.bank, "money": self.money, "bankrupt_order": list(self.bankrupt_order),
             "seq": self.seq, "last_dice": list(self.last_dice),
@@ -182,9 +192,14 @@ class GameState:
         s.stack = _copy(d["stack"])
         s.turn = _copy(d["turn"])
         s.trades = _copy(d["trades"])
+        # (States saved before the game remembered past offers have neither key.)
+        n = len(s.players)
+        s.proposed = [list(r) for r in d["proposed"]] if "proposed" in d else [[0] * n for _ in range(n)]
+        s.rejected = _copy(d.get("rejected", []))
         s.bankrupt_order = list(d["bankrupt_order"])
         s.last_dice = list(d["last_dice"])
         s.board_log = []
+        s.views = None
         return s
 
     def copy(self) -> GameState:

@@ -27,8 +27,7 @@ from django_htmx.http import reswap, retarget
 
 from config.ratelimit import limit
 from games import records, services
-from games.engine import GameState
-from games.engine.events import describe
+from games.engine import GameState, describe
 from games.models import Game, GameAction, Replay, Seat, Table
 from games.refusals import translate_refusal
 from games.selectors import live_names, name_changes

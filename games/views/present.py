@@ -16,17 +16,17 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext, pgettext
 
 from games.engine import (
+    HOTEL,
+    JAIL_CARD_VALUE,
+    NO_OWNER,
     GameState,
     IllegalAction,
     apply,
+    auction_askee,
+    describe,
     legal_actions,
     liquidation_value,
     net_worth,
-)
-from games.engine.events import describe
-from games.engine.rules import (
-    JAIL_CARD_VALUE,
-    auction_askee,
     rent_of,
     rent_tax_rate,
     salary_active,
@@ -35,7 +35,6 @@ from games.engine.rules import (
     unmortgage_cost,
     waiting_on,
 )
-from games.engine.state import HOTEL, NO_OWNER
 from games.models import GameAction
 from games.refusals import translate_refusal
 
@@ -585,7 +584,7 @@ def move_label(kind: str) -> str:
 
 
 def last_card(events: list[dict], names: list[str]) -> str | None:
-    from games.engine.cards import card_text
+    from games.engine import card_text
 
     for e in reversed(events or []):
         if e.get("e") == "card":

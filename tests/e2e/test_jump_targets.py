@@ -6,8 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from games.engine import GameState
-from games.engine.state import HOTEL
+from games.engine import HOTEL, GameState
 from tests.e2e.layout_helpers import (
     DESKTOP,
     PHONE,

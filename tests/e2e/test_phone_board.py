@@ -14,8 +14,7 @@ import pytest
 from django.conf import settings
 from django.test import Client
 
-from games.engine import GameState
-from games.engine.state import HOTEL
+from games.engine import HOTEL, GameState
 from games.models import Game
 from tests.games.play_helpers import autoplay, start_game
 

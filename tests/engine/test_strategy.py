@@ -302,3 +302,23 @@ def test_strategy_games_played_action_by_action_in_turn_go_as_alone():
             except StopIteration:
                 live.discard(i)
     assert logs == alone
+
+
+def test_the_bots_views_are_kept_on_each_games_state():
+    # The rents table and the ownership view the strategy bot shares between seats belong to one
+    # game's state object, not to the module (where games in threads once shared them).
+    from games.engine import bots
+    from games.engine.rules import new_game
+    from games.engine.ruleset import RuleSet
+
+    games = [new_game(RuleSet.build("classic"), ["a", "b", "c"], seed=s, events=False)[0] for s in (1, 2)]
+    for st in games:
+        st.owner[37] = 1
+        st.owner[39] = 2
+        StrategyBot().choose(st, st.current, random.Random(1))  # its own turn: asks the view
+        assert StrategyBot().max_rent_against(st, 0) == 50
+    a, b = games
+    assert a.views is not b.views
+    assert a.views.ownership.players is a.players and b.views.rents.players is b.players
+    assert not hasattr(bots, "_ownership") and not hasattr(bots, "_rent_table")
+    assert a.copy().views is None  # not game data: a copy starts without

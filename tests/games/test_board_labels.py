@@ -10,9 +10,7 @@ from html import unescape
 import pytest
 from django.urls import reverse
 
-from games.engine import GameState
-from games.engine.boards import load_board
-from games.engine.state import HOTEL
+from games.engine import HOTEL, GameState, load_board
 from games.views.short_labels import MAX_LENGTH, short_label
 from tests.games.play_helpers import autoplay, start_game
 

@@ -15,9 +15,7 @@ from django.conf import settings
 from django.urls import reverse
 from django.utils import translation
 
-from games.engine.boards import load_board
-from games.engine.cards import CARDS
-from games.engine.events import describe
+from games.engine import CARDS, describe, load_board
 from tests.games.play_helpers import play_until, start_game, users_by_seat
 
 LOCALE_DIR = Path(settings.LOCALE_PATHS[0])

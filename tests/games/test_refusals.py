@@ -24,8 +24,17 @@ from django.urls import reverse
 from django.utils import translation
 
 from games import refusals
-from games.engine import PRESET_NAMES, IllegalAction, InvalidRules, RuleSet, apply, new_game
-from games.engine.rules import legal_actions, set_clock, waiting_on
+from games.engine import (
+    PRESET_NAMES,
+    IllegalAction,
+    InvalidRules,
+    RuleSet,
+    apply,
+    legal_actions,
+    new_game,
+    set_clock,
+    waiting_on,
+)
 from games.records import RECORD_FORMAT, RecordError, checkpoints, parse_record
 from games.refusals import REFUSALS, Refusal, match_refusal, translate_refusal
 from tests.games.play_helpers import start_game
@@ -34,11 +43,11 @@ from tests.games.test_i18n import LOCALE_DIR, read_po
 ROOT = Path(settings.BASE_DIR)
 ENGINE = ROOT / "games" / "engine"
 # Every engine module is read for ``IllegalAction(...)`` and ``InvalidRules(...)`` (scenarios.py
-# and simulate.py are command-line tools: their words never reach the site); the rules module
+# and simulate.py are command-line tools: their words never reach the site); the rules package
 # also for the reasons its ``_..._error`` helpers and ``err = ...`` assignments gather.
 TOOLS = {"scenarios.py", "simulate.py"}
-ENGINE_SOURCES = sorted(p for p in ENGINE.glob("*.py") if p.name not in TOOLS)
-REASON_SOURCES = {"rules.py", "ruleset.py"}
+ENGINE_SOURCES = sorted(p for p in ENGINE.rglob("*.py") if p.name not in TOOLS)
+REASON_SOURCES = {"ruleset.py"} | {p.name for p in (ENGINE / "rules").glob("*.py")}
 LANGUAGES = ["es", "ca"]
 HTMX = {"HTTP_HX_REQUEST": "true"}
 # Catalog entries whose translation may read exactly like the English (none so far: a word the
@@ -99,16 +108,18 @@ def _texts(node: ast.expr, constants: dict[str, str], where: str) -> list[str]:
 def engine_messages() -> dict[str, str]:
     """Every refusal in the engine's source: template ("{}" for variable parts) -> where."""
     found: dict[str, str] = {}
-    for path in ENGINE_SOURCES:
-        tree = ast.parse(path.read_text(encoding="utf-8"))
-        constants = {
-            target.id: node.value.value
-            for node in tree.body
-            if isinstance(node, ast.Assign) and isinstance(node.value, ast.Constant)
-            and isinstance(node.value.value, str)
-            for target in node.targets
-            if isinstance(target, ast.Name)
-        }
+    trees = {path: ast.parse(path.read_text(encoding="utf-8")) for path in ENGINE_SOURCES}
+    # (module constants of every file: one module may return a message another defines)
+    constants = {
+        target.id: node.value.value
+        for tree in trees.values()
+        for node in tree.body
+        if isinstance(node, ast.Assign) and isinstance(node.value, ast.Constant)
+        and isinstance(node.value.value, str)
+        for target in node.targets
+        if isinstance(target, ast.Name)
+    }
+    for path, tree in trees.items():
         sources: list[ast.expr] = []
         for node in ast.walk(tree):
             # raise IllegalAction("...") / InvalidRules(f"...")

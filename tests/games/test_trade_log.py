@@ -10,9 +10,8 @@ from django.urls import reverse
 from django.utils import translation
 
 from games import services
-from games.engine import GameState
+from games.engine import GameState, describe
 from games.engine.boards import DATA, Board, load_board
-from games.engine.events import describe
 from games.models import Game, GameAction
 from tests.games.play_helpers import cheapest_deed, play_until, start_game, users_by_seat
 

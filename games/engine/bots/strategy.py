@@ -1,640 +1,27 @@
-"""Bots: players that choose among the engine's legal actions.
-
-A bot is an object with ``choose(state, seat, rng) -> action`` (a dict ``apply`` accepts). Bots
-read the state and the engine's read-only helpers and never change the state; whatever they
-choose is one of ``legal_actions(state, seat)`` with its free parameters filled in. ``rng`` is
-the bot's own generator (a ``random.Random``), never the game's, so a bot's choices cannot
-shift the dice.
-
-* ``RandomBot`` picks uniformly among the legal actions, with bounds that make games end: it never
-  surrenders unless nothing else is left, takes a few free actions per turn at most, gives up
-  value (mortgages, sales) only to pay a debt or to break a building shortage, proposes rarely.
-* ``StrategyBot`` plays by value: it buys and bids by what a deed is worth to it (completing or
-  blocking a group counts), builds evenly towards three houses on its best groups, keeps a cash
-  reserve that grows with the rents it may face, raises money cheaply, trades for groups.
-
-Speed matters (simulations play thousands of games): the strategy bot answers the common
-decisions (roll, end the turn, buy, bid) from the state, confirms the free actions it takes in
-its own turn with the very checks ``apply`` runs for them, and asks ``legal_actions`` for the
-options only at the rarer decisions (debts, transferred mortgages, placing a building).
-"""
+"""The strategy bot: plays by value (see the package docstring)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from functools import cache
 from itertools import compress
-from operator import itemgetter, ne
 from typing import Any
 
-from .boards import Board, load_board
-from .rules import (
+from ..rules import (
     CASINO_STAKE,
-    _build_error,
-    _build_timing_error,
     _money_timing_error,
     _sell_error,
     _trade_error,
     legal_actions,
+    offer_refused,
     rent_of,
     tax_worth,
-    unmortgage_cost,
+    tradeable_deeds,
 )
-from .state import HOTEL, NO_OWNER, GameState
-
-# Long-run frequency (in %) with which a move ends on each square of the shared layout: the
-# landing study of games.engine.simulate (classic, long jail stays, 100,000 turns; square 10
-# includes the turns spent in jail). Only used to rank squares and groups, so the world board
-# reuses it.
-# fmt: off
-LANDING = (
-    2.74, 1.79, 1.86, 1.88, 2.01, 2.60, 1.93, 2.02, 1.97, 2.04,
-    11.08, 2.44, 2.37, 1.99, 2.19, 2.40, 2.47, 2.56, 2.62, 2.62,
-    2.64, 2.40, 2.58, 2.34, 2.76, 2.67, 2.40, 2.27, 2.48, 2.23,
-    2.37, 2.24, 2.23, 2.38, 2.21, 2.11, 2.03, 1.90, 1.88, 2.28,
-)
-# fmt: on
-
-
-class BoardInfo:
-    """What the strategy bot precomputes once per board: groups and how good they are."""
-
-    def __init__(self, board: Board):
-        self.board = board
-        self.groups = board.groups
-        self.street_groups = {
-            g: sq for g, sq in board.groups.items() if board.kind[sq[0]] == "street"
-        }
-        self.group_name = tuple(board[sq].group for sq in range(40))
-        # A group's quality: the expected rent at three houses per opponent turn, per dollar
-        # invested (deeds plus three houses each). It ranks groups for building and sets how
-        # much owning the whole group is worth.
-        quality = {}
-        for g, sqs in self.street_groups.items():
-            rent = sum(board[x].rents[3] * LANDING[x] for x in sqs) / 100
-            cost = sum(board.price[x] + 3 * board[x].build_cost for x in sqs)
-            quality[g] = rent / cost
-        mean = sum(quality.values()) / len(quality)
-        # Owning a whole group is worth its price times this premium (about 2-3).
-        self.premium = {g: 1.6 + q / mean for g, q in quality.items()}
-        self.build_rank = sorted(self.street_groups, key=lambda g: -quality[g])
-        # What holding ``held`` deeds of a group is worth to its holder, per dollar of their
-        # prices, by ``held`` (``StrategyBot.holding_value``): a whole street group its premium,
-        # part of one a little more per deed; railroads and utilities more the more are held.
-        self.value_factor = {}
-        for g, sqs in board.groups.items():
-            kind, size = board.kind[sqs[0]], len(sqs)
-            factors = [0.0]
-            for held in range(1, size + 1):
-                if kind == "street":
-                    f = self.premium[g] if held == size else 1.0 + 0.15 * (held - 1)
-                elif kind == "railroad":
-                    f = (1.0, 1.1, 1.3, 1.6)[min(held, 4) - 1]
-                else:
-                    f = (0.8, 1.0)[min(held, 2) - 1]
-                factors.append(f)
-            self.value_factor[g] = tuple(factors)
-        self.rank = {g: i for i, g in enumerate(self.build_rank)}
-        # Each street group's deeds, dearest first (the first of equals first), with a getter
-        # of their entries in a per-square list (levels, mortgages) in that order.
-        self.build_order = {}
-        for g, sqs in self.street_groups.items():
-            order = tuple(sorted(sqs, key=lambda x: (-board.price[x], sqs.index(x))))
-            self.build_order[g] = (order, _getter(order), {})  # ({}: the build choice's memo)
-        # Hot-path tables: street groups best first, every deed group with its kind, and each
-        # square's rents and dice multipliers.
-        self.ranked = tuple((g, self.street_groups[g]) for g in self.build_rank)
-        self.kinded = tuple((board.kind[sqs[0]], sqs) for sqs in board.groups.values())
-        self.deed_owners = itemgetter(*board.deeds)  # a per-square list's entries of the deeds
-        # For each deed, a getter of its group's entries in a per-square list (a tuple).
-        self.group_get = tuple(_getter(sqs) if sqs else None for sqs in board.group_of)
-        self.rents = tuple(board[sq].rents for sq in range(40))
-        self.multipliers = tuple(board[sq].multipliers for sq in range(40))
-        self.build_cost = tuple(board[sq].build_cost for sq in range(40))
-        # For the table of the highest rent by owner (``RentTable``), every deed group as
-        # (streets?, getter of its squares' entries, (square, rent table) pairs): a street's
-        # rents by level (unimproved doubled, as the whole group asks), another deed's rents by
-        # how many of the group its owner holds (utilities at a roll of 7); and each square's
-        # group in that list (-1: none).
-        self.rent_groups = tuple(
-            (
-                kind == "street",
-                _getter(sqs),
-                tuple(
-                    (
-                        x,
-                        (2 * self.rents[x][0], *self.rents[x][1:])
-                        if kind == "street"
-                        else self.rents[x]
-                        if kind == "railroad"
-                        else tuple(7 * m for m in self.multipliers[x]),
-                    )
-                    for x in sqs
-                ),
-            )
-            for kind, sqs in self.kinded
-        )
-        index = [-1] * 40
-        for gi, (_, _, pairs) in enumerate(self.rent_groups):
-            for x, _ in pairs:
-                index[x] = gi
-        self.rent_group_index = tuple(index)
-        # What lifting each deed's mortgage costs under either rule (``unmortgage_cost``,
-        # RULES.md 9): mortgage + 10%, or 60% of the price, rounded up; 0 off the deeds.
-        self.lift_plus_10 = tuple(
-            s.mortgage - (-s.mortgage // 10) if s.is_deed else 0 for s in board.squares
-        )
-        self.lift_60 = tuple(-(-s.price * 6 // 10) if s.is_deed else 0 for s in board.squares)
-        # For each deed, what ``StrategyBot._deed_value`` reads of its group: the group's other
-        # deeds and their number, its factors by deeds held and its deeds.
-        self.deed_terms = tuple(
-            (
-                tuple(x for x in sqs if x != sq),
-                len(sqs) - 1,
-                self.value_factor[board[sq].group],
-                sqs,
-            )
-            if sqs
-            else None
-            for sq, sqs in enumerate(board.group_of)
-        )
-        # Each square's place in the order the strategy bot sells buildings to pay a debt: the
-        # higher, the sooner (the weakest group first, then the later square).
-        self.sell_key = tuple((self.rank.get(self.group_name[sq], 99), sq) for sq in range(40))
-
-    def lift_costs(self, st: GameState) -> tuple[int, ...]:
-        """Each square's ``unmortgage_cost`` under st's rules, as a table."""
-        return self.lift_plus_10 if st.rules.unmortgage == "mortgage_plus_10" else self.lift_60
-
-
-def _getter(squares: tuple[int, ...] | list[int]) -> Callable[[list], tuple]:
-    """A per-square list's entries at ``squares``, as a tuple, at C speed (``itemgetter``; for
-    one square a 1-tuple too, where ``itemgetter`` would give the entry alone)."""
-    if len(squares) > 1:
-        return itemgetter(*squares)
-    sq = squares[0]
-    return lambda values: (values[sq],)
-
-
-@cache
-def board_info(name: str) -> BoardInfo:
-    return BoardInfo(load_board(name))
-
+from ..state import HOTEL, NO_OWNER, GameState
+from .board import _SQUARES, _UNMORTGAGED, BoardInfo, board_info
+from .random_bot import _confirm, _raise_options
+from .tables import Ownership, _rent_table_of, ownership
 
 _ANY_CASH = float("inf")
-_SQUARES = range(40)
-_UNMORTGAGED = [False] * 40  # (comparing with it: far cheaper than ``True in mortgaged``)
-
-
-def _turn_key(st: GameState) -> tuple[int, int]:
-    return (st.round, st.current)
-
-
-# ---------------------------------------------------------------------------------------------
-# The random bot
-# ---------------------------------------------------------------------------------------------
-
-FREE_TYPES = frozenset({"build", "sell", "sell_all", "mortgage", "unmortgage", "auction_own"})
-# Free actions that only give up value: taken only to pay a debt.
-RAISE_TYPES = frozenset({"sell", "sell_all", "mortgage"})
-
-
-class RandomBot:
-    """Uniform over the legal actions, bounded so that games end:
-
-    * it never surrenders while anything else is possible;
-    * at most ``free_per_turn`` free actions (build, unmortgage...) per turn, and at each
-      decision a free action only half the time, so even a fresh bot per decision (as the site
-      makes them) soon moves on;
-    * it mortgages deeds only to pay a debt, and sells buildings only to pay a debt or when
-      the bank has run out of houses or hotels: undoing what it built, or mortgaging and
-      lifting in turn, lets random play wander for ever without anyone going bankrupt;
-    * rare, small proposals: only when nobody has proposed yet this turn.
-    """
-
-    name = "random"
-    free_per_turn = 3
-    propose_chance = 0.03
-
-    def __init__(self) -> None:
-        self._turn: Any = None
-        self._free = 0
-
-    def choose(self, state: GameState, seat: int, rng) -> dict:
-        st = state
-        key = _turn_key(st)
-        if key != self._turn:
-            self._turn, self._free = key, 0
-        acts = legal_actions(st, seat)
-        top = st.stack[-1] if st.stack else None
-        in_debt = top is not None and top["k"] == "debt" and top["p"] == seat
-        main, free = [], []
-        can_propose = False
-        # When the bank has run out of houses or hotels nobody can build: selling is then the
-        # only way the board can change, and without it a game can stall for ever.
-        shortage = st.bank_houses == 0 or st.bank_hotels == 0
-        for a in acts:
-            t = a["type"]
-            if t == "propose":
-                can_propose = True
-            elif t == "surrender":
-                continue
-            elif t not in FREE_TYPES:
-                main.append(a)
-            elif in_debt:
-                if t in RAISE_TYPES:
-                    free.append(a)
-            elif self._free < self.free_per_turn and (
-                t not in RAISE_TYPES or (t != "mortgage" and shortage)
-            ):
-                free.append(a)
-        if (
-            can_propose
-            and not in_debt
-            and st.turn["proposals"] == 0
-            and rng.random() < self.propose_chance
-        ):
-            offer = self._offer(st, seat, rng)
-            if offer is not None:
-                return offer
-        if free and (in_debt or not main or rng.random() < 0.5):
-            options = free if in_debt or not main else main + free
-        else:
-            options = main
-        if not options:
-            # Only surrender (or a proposal) is left: a debt nothing can pay.
-            return {"type": "surrender", "player": seat}
-        a = dict(options[rng.randrange(len(options))])
-        t = a["type"]
-        if t in FREE_TYPES and not in_debt:
-            self._free += 1
-        if t == "bid":
-            lo, hi = a.pop("min"), a.pop("max")
-            # Biased low: most random bids stay near the minimum.
-            a["amount"] = lo + int((hi - lo) * rng.random() ** 4)
-        elif t == "casino":
-            a["numbers"] = rng.sample(range(1, 7), rng.randint(1, 3))
-        return a
-
-    def _offer(self, st: GameState, seat: int, rng) -> dict | None:
-        """A small random trade: maybe a deed each way and a little cash."""
-        others = [q for q in st.active() if q != seat]
-        if not others:
-            return None
-        to = rng.choice(others)
-        mine = _tradeable(st, seat)
-        theirs = _tradeable(st, to)
-        give = {"cash": 0, "squares": [], "cards": 0}
-        take = {"cash": 0, "squares": [], "cards": 0}
-        if mine and rng.random() < 0.5:
-            give["squares"] = [rng.choice(mine)]
-        if theirs and rng.random() < 0.6:
-            take["squares"] = [rng.choice(theirs)]
-        cash = st.players[seat].cash
-        if cash > 0 and rng.random() < 0.5:
-            give["cash"] = rng.randint(0, max(1, cash // 10))
-        if not (give["squares"] or take["squares"] or give["cash"]):
-            return None
-        t = {"from": seat, "to": to, "give": give, "take": take}
-        if _trade_error(st, t) is not None:
-            return None
-        return {"type": "propose", "player": seat, "to": to, "give": give, "take": take}
-
-
-def _tradeable(st: GameState, p: int, own: list[int] | None = None) -> list[int]:
-    """p's deeds that may go into a trade: no buildings in their group, and mortgaged ones
-    only where the rule set allows (the engine's trade check has the last word). ``own``:
-    the deeds p holds, in board order, when the caller has them."""
-    board = st.board
-    allow_mortgaged = st.rules.trade_mortgaged == "yes"
-    owner, level, mortgaged = st.owner, st.level, st.mortgaged
-    group_of = board.group_of
-    out = []
-    for sq in board.deeds if own is None else own:
-        if owner[sq] != p:
-            continue
-        if mortgaged[sq] and not allow_mortgaged:
-            continue
-        for x in group_of[sq]:  # (a loop: cheaper than any() over the group's levels)
-            if level[x]:
-                break
-        else:
-            out.append(sq)
-    return out
-
-
-def _raise_options(st: GameState, p: int, view: Ownership) -> tuple[list[int], list[int]]:
-    """What p may do to raise money around its own debt, as ``legal_actions`` would list it:
-    the deeds with buildings (each a sale if ``_sell_error`` allows, and the first of each group
-    a sale of the whole group) and the mortgages, found with the engine's own checks square by
-    square (the sales are checked by the debt decision, only those it would choose): much
-    cheaper than the full list, and the debt decision needs nothing else."""
-    built: list[int] = []
-    mortgages: list[int] = []
-    if _money_timing_error(st, p) is not None:
-        return built, mortgages
-    group_of = st.board.group_of
-    level, mortgaged = st.level, st.mortgaged
-    for sq in view.own_of(p):
-        if level[sq]:
-            built.append(sq)
-        elif not mortgaged[sq]:
-            for x in group_of[sq]:  # (a loop: cheaper than any() over a generator)
-                if level[x]:
-                    break
-            else:
-                mortgages.append(sq)
-    return built, mortgages
-
-
-def _confirm(st: GameState, p: int, kind: str, sq: int) -> dict | None:
-    """The action ``kind`` on square sq if the engine accepts it now, asked of the very checks
-    ``apply`` runs for it: far cheaper than listing every legal action to find one. Only for
-    the free actions the strategy bot takes in its own turn (nothing stacked)."""
-    if kind == "build":
-        err = _build_timing_error(st, p) or _build_error(st, p, sq)
-    elif kind == "sell":
-        err = _money_timing_error(st, p) or _sell_error(st, p, sq)
-    elif kind == "unmortgage":
-        err = _money_timing_error(st, p)
-        if err is None and not (
-            st.owner[sq] == p and st.mortgaged[sq] and st.players[p].cash >= unmortgage_cost(st, sq)
-        ):
-            err = "cannot lift that mortgage"
-    else:
-        raise ValueError(kind)
-    return None if err else {"type": kind, "player": p, "square": sq}
-
-
-# ---------------------------------------------------------------------------------------------
-# The strategy bot
-# ---------------------------------------------------------------------------------------------
-
-def _group_rents(
-    rent_group: tuple, owner: list[int], level: list[int], mortgaged: list[bool]
-) -> list[tuple[int, int]]:
-    """The highest rent each owner's deeds of one group may ask, as [(owner, rent), ...]: the
-    rules of ``rent_of`` inlined (utilities at a roll of 7)."""
-    street, get, pairs = rent_group
-    held = get(owner)  # (the holders as a tuple, counted with tuple.count)
-    out = []
-    if street:
-        o = held[0]
-        if o >= 0 and held.count(o) == len(held):
-            # The whole group: rents by level, doubled on deeds without buildings.
-            top = 0
-            for x, table in pairs:
-                if not mortgaged[x]:
-                    r = table[level[x]]
-                    if r > top:
-                        top = r
-            if top:
-                out.append((o, top))
-            return out
-        # (the holders by index, not zip(..., strict=True): a keyword call parses its
-        # arguments at every call in 3.11)
-        for i, (x, table) in enumerate(pairs):
-            o = held[i]
-            if o >= 0 and not mortgaged[x]:
-                out.append((o, table[0] // 2))
-        return out
-    for i, (x, table) in enumerate(pairs):
-        o = held[i]
-        if o >= 0 and not mortgaged[x]:
-            out.append((o, table[held.count(o) - 1]))
-    return out
-
-
-class RentTable:
-    """The highest rent each seat's deeds may ask on one landing, worked out a group at a
-    time from the owners, buildings and mortgages it was last given: when they change, only
-    the groups of the squares that changed are worked out again."""
-
-    __slots__ = (
-        "best", "by_group", "first", "info", "level", "log", "mortgaged", "owner", "players", "second", "seen", "top",
-    )
-
-    def __init__(self, st: GameState):
-        info = self.info = board_info(st.board.name)
-        self.players = st.players
-        self.log, self.seen = st.board_log, len(st.board_log)
-        self.owner, self.level, self.mortgaged = list(st.owner), list(st.level), list(st.mortgaged)
-        self.by_group = [
-            _group_rents(g, st.owner, st.level, st.mortgaged) for g in info.rent_groups
-        ]
-        self.best = self._combine(len(st.players))
-        self._rank()
-
-    def _rank(self) -> None:
-        """The seat with the highest rent (the first of equals), that rent, and the highest
-        of every other seat: the worst rent a seat may face without teams is ``top``, or
-        ``second`` for the ``first`` seat itself (``StrategyBot.max_rent_against``)."""
-        best = self.best
-        ranked = sorted(best)  # (C-level: the top two values; equal tops make second = top)
-        top = self.top = ranked[-1]
-        self.first = best.index(top)
-        self.second = ranked[-2] if len(ranked) > 1 else 0
-
-    def _combine(self, n: int) -> list[int]:
-        best = [0] * n
-        for pairs in self.by_group:
-            for o, r in pairs:
-                if r > best[o]:
-                    best[o] = r
-        return best
-
-    def update(self, st: GameState) -> None:
-        """Bring the table up to st's board, in place: only the groups of the squares that
-        changed are worked out again (usually one or two). A table serves one game (one list
-        of players, see ``_rent_table_of``), and a game's state is not used by two threads at
-        once, so no thread can read a table while another updates it."""
-        owner, level, mortgaged = st.owner, st.level, st.mortgaged
-        o, lv, m = self.owner, self.level, self.mortgaged
-        # The squares that changed: those the engine noted in the board's log since this table
-        # read it, when they account for every change (each list brought up to date from the
-        # old one at those squares); else (the lists were written some other way: a test, a
-        # tool) those found by comparing the lists.
-        log = st.board_log
-        changed = log[self.seen :] if log is self.log else None
-        if changed is not None and o != owner:
-            o = _patched(o, owner, changed)
-        if changed is not None and o is not None and lv != level:
-            lv = _patched(lv, level, changed)
-        if changed is not None and o is not None and lv is not None and m != mortgaged:
-            m = _patched(m, mortgaged, changed)
-        if changed is None or o is None or lv is None or m is None:
-            changed = []
-            o, lv, m = self.owner, self.level, self.mortgaged
-            if o != owner:
-                changed += compress(_SQUARES, map(ne, o, owner))  # (C-level iterators)
-                o = list(owner)
-            if lv != level:
-                changed += compress(_SQUARES, map(ne, lv, level))
-                lv = list(level)
-            if m != mortgaged:
-                changed += compress(_SQUARES, map(ne, m, mortgaged))
-                m = list(mortgaged)
-        info = self.info
-        self.log, self.seen = log, len(log)
-        self.owner, self.level, self.mortgaged = o, lv, m
-        if len(changed) > 12:  # much of the board at once: every group afresh
-            self.by_group = [_group_rents(g, owner, level, mortgaged) for g in info.rent_groups]
-            self.best = self._combine(len(self.best))
-            self._rank()
-            return
-        by_group, best = self.by_group, self.best
-        index = info.rent_group_index
-        # (one changed square, the common case, without building a set)
-        groups = (index[changed[0]],) if len(changed) == 1 else {index[sq] for sq in changed}
-        lowered = False  # whether some seat's highest rent may have gone down
-        for gi in groups:
-            if gi < 0:
-                continue
-            before = by_group[gi]
-            after = by_group[gi] = _group_rents(info.rent_groups[gi], owner, level, mortgaged)
-            if before == after:
-                continue
-            # A seat whose highest rent came from this group and is not matched now is counted
-            # again (best only rises in this loop, so such a seat is never missed).
-            for a, r in before:
-                if r == best[a]:
-                    for b, s in after:
-                        if b == a and s >= r:
-                            break
-                    else:
-                        lowered = True
-            for a, r in after:
-                if r > best[a]:
-                    best[a] = r
-        if lowered:
-            self.best = self._combine(len(best))
-        self._rank()
-
-
-# The rents table of the last game a strategy bot looked at. Every bot of a game asks about the
-# same board, and each seat's worst rent is the highest rent of the other owners' deeds, so one
-# table serves all seats (rather than one pass per seat). A pure function of the board, so
-# sharing it between bots changes nothing they decide. Another game gets a new table (the old
-# one is never changed again), so threads running bots of different games at once each read
-# a table of their own.
-_rent_table: RentTable | None = None
-
-
-def _patched(old: list, new: list, squares: list[int]) -> list | None:
-    """``old`` brought up to ``new`` at ``squares`` (a new list, or ``old`` itself if equal),
-    or None if ``new`` differs elsewhere too."""
-    if old == new:
-        return old
-    copy = list(old)
-    for sq in squares:
-        copy[sq] = new[sq]
-    return copy if copy == new else None
-
-
-def _rent_table_of(st: GameState) -> RentTable:
-    """The table of the highest rent each seat's deeds may ask on one landing now (see
-    ``RentTable``): the shared one, brought up to date. The same list of players means the
-    same game (the table holds it, so it is not another list at the same address)."""
-    global _rent_table
-    table = _rent_table
-    if table is None or table.players is not st.players:
-        table = _rent_table = RentTable(st)
-    elif table.owner != st.owner or table.level != st.level or table.mortgaged != st.mortgaged:
-        table.update(st)
-    return table
-
-
-def _owner_rents(st: GameState) -> list[int]:
-    """The highest rent each seat's deeds may ask on one landing now."""
-    return _rent_table_of(st).best
-
-
-class Ownership:
-    """What the deeds' owners alone say about every seat: the deeds each holds, its whole
-    street groups (best first) and the groups a trade could complete, as (holder, missing):
-    those where it holds at least half and one other player all the rest."""
-
-    __slots__ = ("board", "full", "info", "own", "owner", "players", "unowned", "values", "wanted")
-
-    def __init__(self, st: GameState):
-        info = self.info = board_info(st.board.name)
-        owner = st.owner
-        n = len(st.players)
-        self.board = st.board
-        self.players = st.players
-        self.owner = list(owner)
-        self.own: list[list[int] | None] = [None] * n  # filled in when asked (``own_of``)
-        # (C-level list building: cheaper than comprehensions, which are frames in 3.11)
-        self.full: list[list[str]] = list(map(list, [()] * n))
-        self.wanted: list[list[tuple[int, list[int]]]] = list(map(list, [()] * n))
-        self.unowned = info.deed_owners(owner).count(NO_OWNER)
-        # Deed values worked out under these owners (StrategyBot.deed_value).
-        self.values: dict[tuple[int, int, bool], float] = {}
-        full, wanted = self.full, self.wanted
-        # Two- and three-deed groups (nearly all) are settled by comparing their holders.
-        for g, sqs in info.ranked:
-            size = len(sqs)
-            if size == 2:
-                a, b = owner[sqs[0]], owner[sqs[1]]
-                if a == b:
-                    if a >= 0:
-                        full[a].append(g)
-                elif a >= 0 and b >= 0:
-                    wanted[a].append((b, [sqs[1]]))
-                    wanted[b].append((a, [sqs[0]]))
-                continue
-            if size == 3:
-                x, y, z = sqs
-                a, b, c = owner[x], owner[y], owner[z]
-                if a == b:
-                    if a == c:
-                        if a >= 0:
-                            full[a].append(g)
-                    elif a >= 0 and c >= 0:
-                        wanted[a].append((c, [z]))
-                elif a == c:
-                    if a >= 0 and b >= 0:
-                        wanted[a].append((b, [y]))
-                elif b == c and b >= 0 and a >= 0:
-                    wanted[b].append((a, [x]))
-                continue
-            holders = [owner[x] for x in sqs]
-            for o in set(holders):
-                if o < 0:
-                    continue
-                mine = holders.count(o)
-                if mine == size:
-                    full[o].append(g)
-                elif 2 * mine >= size:
-                    missing = [x for x in sqs if owner[x] != o]
-                    q = owner[missing[0]]
-                    if q != NO_OWNER and holders.count(q) == len(missing):
-                        wanted[o].append((q, missing))
-
-
-    def own_of(self, p: int) -> list[int]:
-        """The deeds p holds."""
-        deeds = self.own[p]
-        if deeds is None:
-            owner = self.owner
-            deeds = self.own[p] = [sq for sq in self.board.deeds if owner[sq] == p]
-        return deeds
-
-
-# The ownership view of the last board a strategy bot looked at. Like the rents table, one view
-# serves every seat (deeds change hands far less often than seats decide), and it is a pure
-# function of the owners, so sharing it between bots and games changes nothing they decide.
-_ownership: Ownership | None = None
-
-
-def ownership(st: GameState) -> Ownership:
-    global _ownership
-    view = _ownership
-    # (The same list of players: the same game, so the same board and seats. The view holds
-    # the list, so it is not another list at the same address.)
-    if view is None or view.players is not st.players or view.owner != st.owner:
-        view = _ownership = Ownership(st)
-    return view
 
 
 def _weakest_sale(st: GameState, p: int, built: list[int], sell_key: tuple) -> int | None:
@@ -673,12 +60,20 @@ class StrategyBot:
     name = "strategy"
     build_target = 3  # houses per deed it builds towards before keeping cash
     proposals_per_turn = 1  # counted by the engine in state.turn
-    retry_offer_rounds = 8  # an offer refused is not repeated for this many rounds
+    retry_offer_rounds = 8  # an offer searched for is not looked at again for this many rounds
+    # At most one proposal to a given player in this many rounds, counted from the game's own
+    # record (state.proposed), so a bot made afresh for each decision keeps to it too. Each
+    # offer can hold a correspondence game for a day; three rounds lets the bot come back to a
+    # partner with a better offer a few times in a game while the partner plays two turns of
+    # their own in peace between two offers.
+    propose_every_rounds = 3
     rival_weight = 0.5  # how much a trade partner's gain counts against its own
 
     def __init__(self) -> None:
         # Memory is only an optimisation: a fresh bot per decision (as the site makes them)
-        # plays the same, bar repeating a refused offer sooner.
+        # plays the same, bar looking at an offer searched in vain again sooner. What must hold
+        # across decisions (no refused offer again, a pause between proposals to a player)
+        # comes from the game's own record of offers (state.proposed, state.rejected).
         self._offers: dict[tuple, tuple] = {}  # (partner, deeds) -> (round, ownership, budget)
         self._propose_idle: Any = None  # (seat, ownership view, levels, round when an offer is due)
         self._reserves: dict[int, tuple] = {}  # seat -> (turn, ownership view, reserve)
@@ -689,6 +84,7 @@ class StrategyBot:
         self.build_target = self.build_target
         self.proposals_per_turn = self.proposals_per_turn
         self.retry_offer_rounds = self.retry_offer_rounds
+        self.propose_every_rounds = self.propose_every_rounds
         self.rival_weight = self.rival_weight
 
     # -- entry point ---------------------------------------------------------------------------
@@ -696,7 +92,7 @@ class StrategyBot:
         st = state
         stack = st.stack
         if not stack:
-            # Its own turn (inline: the most common decisions).
+            # Its own turn: the most common decisions, answered from the state.
             p = seat
             if p != st.current:
                 return next(a for a in legal_actions(st, p) if a["type"] != "surrender")
@@ -922,9 +318,7 @@ class StrategyBot:
         """Unmortgage when rich, build on the best groups. This runs at every roll or end of
         turn, so the choice is made from the state and the engine's checks confirm it. (Finding
         nothing to do is not remembered: checking such a memo costs about what it saves.)"""
-        view = _ownership  # (``ownership``'s test inline: a call less on this hot path)
-        if view is None or view.players is not st.players or view.owner != st.owner:
-            view = ownership(st)
+        view = ownership(st)
         full = view.full[p]
         info = view.info
         cash = st.players[p].cash
@@ -1337,14 +731,12 @@ class StrategyBot:
     def _propose(self, st: GameState, p: int) -> dict | None:
         """Offer cash, and where it helps a deed the partner wants, for the deeds that would
         complete one of p's groups. Only offers p gains from and the partner should accept by
-        the same valuation; at most one per turn; an offer is not repeated for a few rounds,
-        nor until deeds change hands or p has more to spend."""
+        the same valuation; at most one per turn and one to a given partner every
+        ``propose_every_rounds`` rounds; never one the partner rejected, or one no better for
+        the partner than a rejected one (the game's record, rules.offer_refused)."""
         # (Most rolls have no group to complete: that is asked first, as the ownership view
-        # answers it at once, and the proposals left last, as a tunable read through self is
-        # a slow attribute lookup. The view's test is inline: a call less on this hot path.)
-        view = _ownership
-        if view is None or view.players is not st.players or view.owner != st.owner:
-            view = ownership(st)
+        # answers it at once.)
+        view = ownership(st)
         wanted = view.wanted[p]
         if not wanted:
             return None
@@ -1374,6 +766,14 @@ class StrategyBot:
                     break
             if built:
                 continue
+            # The last proposal to q, whatever it was: the next one waits a few rounds.
+            asked = st.proposed[p][q]
+            if asked:
+                again = asked + self.propose_every_rounds
+                if st.round < again:
+                    if again < due:
+                        due = again
+                    continue
             sig = (q, tuple(missing))
             last = self._offers.get(sig)
             if last is not None:
@@ -1400,7 +800,7 @@ class StrategyBot:
                 continue
             if tradeable is None:
                 # Below the reserve no amount of cash can be offered, and so no deed either.
-                tradeable = _tradeable(st, p, view.own_of(p)) if limit >= 0 else []
+                tradeable = tradeable_deeds(st, p, None, view.own_of(p)) if limit >= 0 else []
             t = self._price_offer(st, p, q, missing, limit, tradeable)
             # Found or not, this offer waits a few rounds before it is looked at again.
             self._offers[sig] = (st.round, view, most)
@@ -1462,6 +862,10 @@ class StrategyBot:
                                 "give": {"cash": c, "squares": list(give), "cards": 0},
                                 "take": {"cash": 0, "squares": list(wanted), "cards": 0},
                             }
+                            if offer_refused(st, p, q, t["give"], t["take"]):
+                                # q turned this down (or a better one): never asked again;
+                                # more cash may still do.
+                                continue
                             if _trade_error(st, t) is None:
                                 return t
                         break
@@ -1470,17 +874,3 @@ class StrategyBot:
             if not sweets:
                 return None
             give = (sweets.pop(0),)
-
-
-BOTS = {"random": RandomBot, "strategy": StrategyBot}
-
-
-def make_bot(name: str):
-    """A new bot of the named kind ('random' or 'strategy')."""
-    try:
-        return BOTS[name]()
-    except KeyError:
-        raise ValueError(f"unknown bot {name!r}; expected one of {', '.join(BOTS)}") from None
-
-
-__all__ = ["BOTS", "RandomBot", "StrategyBot", "board_info", "make_bot"]

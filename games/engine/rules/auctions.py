@@ -1,0 +1,245 @@
+"""Auctions (RULES.md 4, 8, 9, 11): deeds declined or left by a bankrupt, buildings in short
+supply, a player's own mortgaged deed, and deeds whose mortgage expired.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..errors import IllegalAction
+from ..state import BANK, GameState
+from .buildings import _build_error, _place_building, _placements
+from .context import Ctx, _int_error
+from .money import _charge
+from .queries import unmortgage_cost
+
+
+def _start_auction(ctx: Ctx, what: str, sq: int, *, style: str | None = None, opening: int | None = None,
+                   step: int | None = None, start: int, include_start: bool, exclude: int | None = None,
+                   seller: int | None = None, building: str | None = None) -> None:
+    st = ctx.state
+    rules = ctx.rules
+    players = st.players
+    n = len(players)
+    first = 0 if include_start else 1
+    bidders = []
+    for i in range(first, n + first):
+        q = (start + i) % n
+        if not players[q].bankrupt and q != exclude:
+            bidders.append(q)
+    if opening is None:
+        opening = st.board.price[sq] if rules.auction_opening == "price" else rules.auction_opening
+    frame = {"k": "auction", "what": what, "sq": sq, "style": style or rules.auction_style,
+             "bidders": bidders, "passed": [], "high": 0, "leader": -1, "turn": 0,
+             "opening": opening, "step": step or rules.auction_step, "seller": seller,
+             "building": building, "stage": "bid"}
+    if ctx.events is not None:
+        ctx.ev("auction", what=what, sq=sq, opening=opening)
+    st.stack.append(frame)
+
+
+def _drop_bidder(f: dict, p: int) -> None:
+    if p not in f["bidders"]:
+        return
+    i = f["bidders"].index(p)
+    f["bidders"].pop(i)
+    if i < f["turn"]:
+        f["turn"] -= 1
+    if p in f["passed"]:
+        f["passed"].remove(p)
+    if f["leader"] == p:
+        f["leader"] = -1
+        f["high"] = 0
+    if f.get("stage") == "place" and f.get("winner") == p:
+        f["stage"] = "done"
+    _fix_turn(f)
+
+
+def _auction_over(f: dict) -> bool:
+    """Over when nobody is left bidding, or only the leader is (checked after every bid and
+    pass: a loop rather than building the list of the bidders left)."""
+    stage = f.get("stage")
+    if stage == "done":
+        return True
+    if stage == "place":
+        return False
+    passed = f["passed"]
+    leader = f["leader"]  # -1 (no bid yet) is never a bidder
+    for b in f["bidders"]:  # noqa: SIM110 (a loop: cheaper than all() over a generator)
+        if b != leader and b not in passed:
+            return False
+    return True
+
+
+def _fix_turn(f: dict) -> None:
+    """Rotating auctions: point at the next bidder who has not passed and is not leading."""
+    bidders = f["bidders"]
+    n = len(bidders)
+    if not n:
+        f["turn"] = 0
+        return
+    start = f["turn"] % n
+    passed = f["passed"]
+    leader = f["leader"]
+    # (after every bid and pass: a walk round the table, cheaper than a modulo per step)
+    j = start
+    while True:
+        b = bidders[j]
+        if b != leader and b not in passed:
+            f["turn"] = j
+            return
+        j += 1
+        if j == n:
+            j = 0
+        if j == start:
+            f["turn"] = start
+            return
+
+
+def auction_askee(f: dict) -> int | None:
+    """The bidder a rotating auction waits on (None for open auctions)."""
+    if f["style"] != "rotating" or f.get("stage") == "place" or not f["bidders"]:
+        return None
+    return f["bidders"][f["turn"]]
+
+
+def auction_min_bid(f: dict) -> int:
+    return f["opening"] if f["leader"] == -1 else f["high"] + f["step"]
+
+
+def _finish_auction(ctx: Ctx, f: dict) -> None:
+    """The auction frame has already been popped."""
+    st = ctx.state
+    sq, w, amount, what = f["sq"], f["leader"], f["high"], f["what"]
+    if what == "building":
+        if w == -1:
+            ctx.ev("auction_unsold", what=what, sq=sq)
+        return  # a won building was placed (or had nowhere to go) before the frame closed
+    if w == -1:
+        ctx.ev("auction_unsold", what=what, sq=sq)
+        return
+    ctx.ev("auction_won", p=w, what=what, sq=sq, amount=amount)
+    if what == "own":
+        # RULES.md 11, duel: the bank keeps the unmortgage cost, the owner gets the rest.
+        seller = f["seller"]
+        st.owner[sq] = w
+        st.board_log.append(sq)
+        st.mortgaged[sq] = False
+        st.mround[sq] = None
+        _charge(ctx, w, seller, amount, "auction", cut=min(amount, unmortgage_cost(st, sq)))
+        return
+    st.owner[sq] = w
+    st.board_log.append(sq)
+    st.mortgaged[sq] = False
+    st.mround[sq] = None
+    _charge(ctx, w, BANK, amount, "auction")
+
+
+LOWEST_BID = object()  # legal_actions' question to _bid_error: may p bid at all?
+
+
+def _bid_error(st: GameState, p: int, amount: Any = LOWEST_BID) -> str | None:
+    """RULES.md 4: a bidder still in (in turn, in a rotating auction) bids at least the
+    opening or the high bid plus the step, and no more than their cash."""
+    stack = st.stack
+    if not stack or stack[-1]["k"] != "auction":
+        return "there is no auction under way"
+    f = stack[-1]
+    if f["stage"] != "bid":
+        return "the bidding is over; the winner is placing the building"
+    if amount is not LOWEST_BID and type(amount) is not int:
+        err = _int_error(amount, "amount")
+        if err:
+            return err
+    if p not in f["bidders"]:
+        return "you are not a bidder in this auction"
+    if p in f["passed"]:
+        return "you have passed; a pass is final"
+    leader = f["leader"]
+    if p == leader:
+        return "you already hold the highest bid"
+    if f["style"] == "rotating" and auction_askee(f) != p:
+        return "it is not your turn to bid"
+    low = auction_min_bid(f)
+    if amount is LOWEST_BID:
+        amount = low
+    if amount < low:
+        return f"the lowest bid now is {low}"
+    if amount > st.players[p].cash:
+        return f"a bid of {amount} is above your cash ({st.players[p].cash})"
+    return None
+
+
+def _act_bid(ctx: Ctx, p: int, a: dict) -> None:
+    st = ctx.state
+    amount = a.get("amount")
+    err = _bid_error(st, p, amount)
+    if err:
+        raise IllegalAction(err)
+    f = st.stack[-1]
+    f["high"] = amount
+    f["leader"] = p
+    if f["style"] == "open":
+        # RULES.md 4, open auction: it ends when every other bidder has passed *after* the
+        # highest bid, so a new bid reopens it for those who passed before (only in the
+        # rotating style is a pass final).
+        f["passed"].clear()
+    if ctx.events is not None:
+        ctx.ev("bid", p=p, amount=amount)
+    _fix_turn(f)
+    if f["what"] == "building":
+        _after_bid_step(ctx, f)
+
+
+def _pass_error(st: GameState, p: int) -> str | None:
+    stack = st.stack
+    if not stack or stack[-1]["k"] != "auction":
+        return "there is no auction under way"
+    f = stack[-1]
+    if f["stage"] != "bid":
+        return "the bidding is over"
+    if p not in f["bidders"] or p in f["passed"]:
+        return "you are not bidding in this auction"
+    if p == f["leader"]:
+        return "you hold the highest bid and cannot pass"
+    if f["style"] == "rotating" and auction_askee(f) != p:
+        return "it is not your turn to bid"
+    return None
+
+
+def _act_pass(ctx: Ctx, p: int, a: dict) -> None:
+    st = ctx.state
+    err = _pass_error(st, p)
+    if err:
+        raise IllegalAction(err)
+    _do_pass(ctx, st.stack[-1], p)
+
+
+def _do_pass(ctx: Ctx, f: dict, p: int) -> None:
+    f["passed"].append(p)
+    if ctx.events is not None:
+        ctx.ev("pass", p=p)
+    _fix_turn(f)
+    if f["what"] == "building":
+        _after_bid_step(ctx, f)
+
+
+def _after_bid_step(ctx: Ctx, f: dict) -> None:
+    """Building auctions end in placement; others end in _run."""
+    if f["what"] != "building" or not _auction_over(f):
+        return
+    st = ctx.state
+    w = f["leader"]
+    if w == -1:
+        f["stage"] = "done"
+        return
+    ctx.ev("auction_won", p=w, what="building", sq=f["sq"], amount=f["high"])
+    f["stage"] = "place"
+    f["winner"] = w
+    # The winner places it at once: the requester where they asked, anyone else where they choose.
+    if w == f["seller"] and _build_error(st, w, f["sq"], free=True, building=f["building"]) is None:
+        _place_building(ctx, w, f["sq"])
+        f["stage"] = "done"
+    elif not _placements(st, w, f["building"]):
+        f["stage"] = "done"
+    _charge(ctx, w, BANK, f["high"], "auction")

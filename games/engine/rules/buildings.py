@@ -1,0 +1,263 @@
+"""Buildings (RULES.md 8): when and where a player may build or sell, the building supply, and
+the shortage auctions it starts (``auctions`` runs them). Also when money may be raised at
+all (``_money_timing_error``), which mortgages share.
+"""
+
+from __future__ import annotations
+
+from ..errors import IllegalAction
+from ..state import HOTEL, GameState
+from .context import Ctx, _frac, _square_param
+from .money import _bank_pays, _pay_bank
+from .queries import _eff, _group_has_buildings
+
+
+def _in_debt(st: GameState, p: int) -> bool:
+    return any(f["k"] == "debt" and f["p"] == p for f in st.stack)
+
+
+DEBT_ONLY = "while you owe a debt you may only sell buildings, mortgage, trade or surrender"
+
+
+def _build_timing_error(st: GameState, p: int) -> str | None:
+    if st.stack and _in_debt(st, p):
+        # RULES.md 10: the debtor raises money; spending it on buildings would deepen the debt.
+        return DEBT_ONLY
+    if st.rules.build_before_roll:
+        if p != st.current or st.stack or st.phase != "roll":
+            return "you may build only in your own turn, before rolling"
+    else:
+        for f in st.stack:
+            if f["k"] == "auction" and f["what"] == "building":
+                return "a building auction is under way"
+    return None
+
+
+def _build_error(st: GameState, p: int, sq: int, free: bool = False, building: str | None = None) -> str | None:
+    # (Hot for the bots too: plain loops over the group, checks in the order of the messages.)
+    board = st.board
+    s = board.squares[sq]
+    if s.kind != "street":
+        return f"{s.name} cannot take buildings"
+    if st.owner[sq] != p:
+        return f"you do not own {s.name}"
+    group = board.group_of[sq]
+    owner = st.owner
+    mortgaged = st.mortgaged
+    pledged = False
+    for x in group:  # (one walk: an unowned deed is reported before a mortgaged one)
+        if owner[x] != p:
+            return "you need every deed of the group to build"
+        if mortgaged[x]:
+            pledged = True
+    if pledged:
+        return "a deed of the group is mortgaged"
+    level = st.level
+    lv = level[sq]
+    if lv == HOTEL:
+        return f"{s.name} already has the top level"
+    rules = st.rules
+    hbh = rules.houses_before_hotel
+    hotel = lv >= hbh
+    if building is not None and (building == "hotel") != hotel:
+        return f"{s.name} needs a {'hotel' if hotel else 'house'}, not a {building}"
+    if hotel:
+        for x in group:
+            if level[x] < hbh:
+                return f"a hotel needs {hbh} houses on every deed of the group"
+        # (then no deed of the group has fewer buildings: the even-building check passes)
+    elif rules.even_building:
+        # _eff(lv) > the group's lowest _eff. _eff keeps the order of the levels (a hotel, level
+        # HOTEL, is above every house count, and counts one above the most houses), so the raw
+        # levels compare the same way.
+        for x in group:
+            if level[x] < lv:
+                return "build evenly: another deed of the group has fewer buildings"
+    if not free:
+        limit = rules.builds_per_turn
+        if limit is not None and st.turn["builds"].get(s.group, 0) >= limit:
+            return f"only {limit} build(s) per group per turn"
+        if hotel and st.bank_hotels == 0:
+            return "the bank has no hotels left"
+        if not hotel and st.bank_houses == 0:
+            return "the bank has no houses left"
+        if st.players[p].cash < s.build_cost:
+            return f"not enough cash: a building costs {s.build_cost}"
+    return None
+
+
+def _placements(st: GameState, p: int, building: str) -> list[int]:
+    return [sq for sq in st.board.streets
+            if st.owner[sq] == p and _build_error(st, p, sq, free=True, building=building) is None]
+
+
+def _place_building(ctx: Ctx, p: int, sq: int) -> None:
+    st = ctx.state
+    hbh = ctx.rules.houses_before_hotel
+    if st.level[sq] >= hbh:
+        st.level[sq] = HOTEL
+        st.board_log.append(sq)
+        if st.bank_hotels is not None:
+            st.bank_hotels -= 1
+        if st.bank_houses is not None:
+            st.bank_houses += hbh
+    else:
+        st.level[sq] += 1
+        st.board_log.append(sq)
+        if st.bank_houses is not None:
+            st.bank_houses -= 1
+    builds = st.turn["builds"]
+    g = st.board.squares[sq].group
+    builds[g] = builds.get(g, 0) + 1
+    if ctx.events is not None:
+        ctx.ev("build", p=p, sq=sq, level=st.level[sq])
+
+
+def _able_to_build(st: GameState, building: str) -> list[int]:
+    out = []
+    for q in st.active():
+        for sq in st.board.streets:
+            if st.owner[sq] == q and _build_error(st, q, sq, building=building) is None:
+                out.append(q)
+                break
+    return out
+
+
+def _act_build(ctx: Ctx, p: int, a: dict) -> None:
+    st = ctx.state
+    sq = a.get("square")
+    if type(sq) is not int or not 0 <= sq < 40:
+        sq = _square_param(a)  # raises unless an int subclass in range
+    top = st.stack[-1] if st.stack else None
+    if top is not None and top["k"] == "auction" and top["what"] == "building" and top["stage"] == "place":
+        if top["winner"] != p:
+            raise IllegalAction("the winner of the building auction is placing it")
+        err = _build_error(st, p, sq, free=True, building=top["building"])
+        if err:
+            raise IllegalAction(err)
+        _place_building(ctx, p, sq)
+        top["stage"] = "done"
+        return
+    err = _build_timing_error(st, p) or _build_error(st, p, sq)
+    if err:
+        raise IllegalAction(err)
+    rules = ctx.rules
+    hotel = st.level[sq] >= rules.houses_before_hotel
+    building = "hotel" if hotel else "house"
+    supply = st.bank_hotels if hotel else st.bank_houses
+    # At most every player still in is able to build: a supply that large cannot be short.
+    if (rules.building_auctions and supply is not None and supply < len(st.players)
+            and supply < len(st.active())):
+        able = _able_to_build(st, building)
+        if supply < len(able):
+            # RULES.md 8, shortage: auctioned among those able to build one legally.
+            ctx.ev("shortage", p=p, building=building, supply=supply)
+            from .auctions import _start_auction  # (here: a building auction places through this module)
+
+            _start_auction(ctx, "building", sq, style=rules.auction_style, opening=st.board[sq].build_cost,
+                           step=1, start=p, include_start=True, seller=p, building=building)
+            st.stack[-1]["bidders"] = [q for q in st.stack[-1]["bidders"] if q in able]
+            return
+    cost = st.board.squares[sq].build_cost
+    _pay_bank(ctx, p, cost)
+    _place_building(ctx, p, sq)
+
+
+def _money_timing_error(st: GameState, p: int) -> str | None:
+    """RULES.md 9: mortgages and building sales any time (classic), or during one's own turn or
+    one's own debt resolution (world, where building waits for one's own turn too)."""
+    if not st.rules.build_before_roll:
+        return None
+    if p == st.current:
+        return None
+    top = st.stack[-1] if st.stack else None
+    if top is not None and top["k"] == "debt" and top["p"] == p:
+        return None
+    return "only during your own turn or while you owe a debt"
+
+
+def _sell_error(st: GameState, p: int, sq: int) -> str | None:
+    s = st.board.squares[sq]
+    if s.kind != "street" or st.owner[sq] != p:
+        return f"you do not own {s.name}" if s.kind == "street" else f"{s.name} has no buildings"
+    level = st.level
+    lv = level[sq]
+    if not lv:
+        return f"{s.name} has no buildings"
+    hbh = st.rules.houses_before_hotel
+    if st.rules.even_building:
+        # _eff(lv) < the group's highest _eff: the raw levels compare the same way (see
+        # _build_error)
+        for x in st.board.group_of[sq]:
+            if level[x] > lv:
+                return "sell evenly: another deed of the group has more buildings"
+    if lv == HOTEL and st.bank_houses is not None and st.bank_houses < hbh:
+        return f"the bank has fewer than {hbh} houses to break the hotel: sell the whole group (sell_all)"
+    return None
+
+
+def _sell_levels(ctx: Ctx, p: int, sq: int, all_levels: bool = False) -> int:
+    """Sell one level (or all of them) of ``sq`` back to the bank; returns the refund."""
+    st = ctx.state
+    s = st.board.squares[sq]
+    lv = st.level[sq]
+    hbh = ctx.rules.houses_before_hotel
+    if all_levels:
+        levels = _eff(st, lv)
+        if lv == HOTEL:
+            if st.bank_hotels is not None:
+                st.bank_hotels += 1
+        elif st.bank_houses is not None:
+            st.bank_houses += lv
+        st.level[sq] = 0
+        st.board_log.append(sq)
+    else:
+        levels = 1
+        if lv == HOTEL:
+            st.level[sq] = hbh
+            st.board_log.append(sq)
+            if st.bank_hotels is not None:
+                st.bank_hotels += 1
+            if st.bank_houses is not None:
+                st.bank_houses -= hbh
+        else:
+            st.level[sq] = lv - 1
+            st.board_log.append(sq)
+            if st.bank_houses is not None:
+                st.bank_houses += 1
+    refund = _frac(s.build_cost * levels, ctx.rules.sell_back)
+    _bank_pays(ctx, p, refund)
+    if ctx.events is not None:
+        ctx.ev("sell", p=p, sq=sq, level=st.level[sq], refund=refund)
+    return refund
+
+
+def _act_sell(ctx: Ctx, p: int, a: dict) -> None:
+    st = ctx.state
+    sq = _square_param(a)
+    err = _money_timing_error(st, p) or _sell_error(st, p, sq)
+    if err:
+        raise IllegalAction(err)
+    _sell_levels(ctx, p, sq)
+
+
+def _sell_all_error(st: GameState, p: int, sq: int) -> str | None:
+    """Selling every building of sq's group at once (RULES.md 8: always even)."""
+    err = _money_timing_error(st, p)
+    s = st.board[sq]
+    if err is None and (s.kind != "street" or st.owner[sq] != p):
+        err = f"you do not own {s.name}"
+    if err is None and not _group_has_buildings(st, sq):
+        err = "the group has no buildings"
+    return err
+
+
+def _act_sell_all(ctx: Ctx, p: int, a: dict) -> None:
+    st = ctx.state
+    sq = _square_param(a)
+    err = _sell_all_error(st, p, sq)
+    if err:
+        raise IllegalAction(err)
+    for x in st.board.group_of[sq]:
+        if st.level[x] and st.owner[x] == p:
+            _sell_levels(ctx, p, x, all_levels=True)
