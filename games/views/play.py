@@ -32,6 +32,7 @@ from games.refusals import translate_refusal
 from games.views import present
 from games.views.api import seat_actions
 from games.views.play_forms import FormError, parse_action, prefill_from
+from moderation.selectors import lockout_refusal
 
 RECORD_FORMAT = "monopoly-record/1"
 POLL_SECONDS = {Table.Pace.LIVE: 2, Table.Pace.CORRESPONDENCE: 15}
@@ -236,6 +237,11 @@ def act(request: HttpRequest, game_id: int) -> HttpResponse:
         if as_json:
             return JsonResponse({"error": NOT_A_PLAYER, "message": message}, status=403)
         return HttpResponseForbidden(message)
+    # A suspended or banned player's games go on without them (their turns time out).
+    locked_out = lockout_refusal(user=request.user)
+    if locked_out is not None:
+        return _refusal(request, game_id, as_json, message=locked_out, error="Your account is suspended.",
+                        status=403)
     prefill = prefill_from(request.POST)
     try:
         parsed = parse_action(request.POST)
