@@ -1,8 +1,8 @@
 """Who may do what, in one place: the ``rules`` package's predicates, checked by the services
 (which refuse) and the views and templates (which hide what a person may not use).
 
-Moderators are the members of the "Moderators" group (migration 0002 gives it its explicit
-permissions; superusers have every permission). Object-level checks, such as "this moderator
+Moderators are the members of the "Moderators" group (moderation/roles.py gives it its
+explicit permissions; superusers have every permission). Object-level checks, such as "this moderator
 may act on this account", are the rules below: a moderator never acts on another moderator,
 on staff, or on themselves.
 """
@@ -11,7 +11,9 @@ from __future__ import annotations
 
 import rules
 
-MODERATORS_GROUP = "Moderators"
+from moderation.roles import MODERATORS_GROUP
+
+__all__ = ["MODERATORS_GROUP", "can"]
 
 
 def _has(perm: str):

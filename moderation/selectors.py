@@ -42,12 +42,12 @@ def sanction_sentence(sanction: Sanction) -> str:
     """What the person is told: what, until when, and why."""
     reason = sanction.reason
     if sanction.kind == Sanction.Kind.BAN:
-        return _("Your account is banned. Reason: %(reason)s") % {"reason": reason}
+        return _("Your account is banned; reason: %(reason)s") % {"reason": reason}
     until = formats.date_format(timezone.localtime(sanction.until), "DATETIME_FORMAT")
     if sanction.kind == Sanction.Kind.SUSPEND:
-        return _("Your account is suspended until %(until)s. Reason: %(reason)s") % {
+        return _("Your account is suspended until %(until)s; reason: %(reason)s") % {
             "until": until, "reason": reason}
-    return _("You are muted in chat until %(until)s. Reason: %(reason)s") % {"until": until, "reason": reason}
+    return _("You are muted in chat until %(until)s; reason: %(reason)s") % {"until": until, "reason": reason}
 
 
 def lockout_refusal(*, user) -> str | None:

@@ -1,14 +1,9 @@
-"""The Moderators role: a group with explicit permissions (not superusers). Staff make a person a
-moderator by adding them to this group in the admin."""
+"""The Moderators role: a group with explicit permissions (moderation/roles.py)."""
 
 from django.contrib.auth.management import create_permissions
 from django.db import migrations
 
-GROUP = "Moderators"
-PERMISSIONS = [
-    "access_moderation", "act_on_accounts", "act_on_games", "hide_chat_messages",
-    "view_report", "change_report", "view_auditentry", "view_sanction", "add_sanction", "view_chatmessage",
-]
+from moderation.roles import MODERATORS_GROUP, ensure_moderators_group
 
 
 def create_group(apps, schema_editor):
@@ -17,14 +12,11 @@ def create_group(apps, schema_editor):
     config.models_module = True
     create_permissions(config, apps=apps, verbosity=0)
     config.models_module = None
-    Group = apps.get_model("auth", "Group")
-    Permission = apps.get_model("auth", "Permission")
-    group, _created = Group.objects.get_or_create(name=GROUP)
-    group.permissions.add(*Permission.objects.filter(content_type__app_label="moderation", codename__in=PERMISSIONS))
+    ensure_moderators_group(apps.get_model("auth", "Group"), apps.get_model("auth", "Permission"))
 
 
 def remove_group(apps, schema_editor):
-    apps.get_model("auth", "Group").objects.filter(name=GROUP).delete()
+    apps.get_model("auth", "Group").objects.filter(name=MODERATORS_GROUP).delete()
 
 
 class Migration(migrations.Migration):

@@ -45,7 +45,7 @@ def test_a_banned_user_is_told_the_ban_is_permanent(client, mod, bob, password):
 
     page = client.get(_login(client, bob, password)["Location"]).content.decode()
 
-    assert "Your account is banned. Reason: Cheating" in page
+    assert "Your account is banned; reason: Cheating" in page
 
 
 def test_an_expired_or_lifted_suspension_lets_the_user_in_again(client, mod, bob, password):
