@@ -15,6 +15,7 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.core.paginator import Paginator
+from django.db.models import Q
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -90,8 +91,12 @@ def queue(request: HttpRequest) -> HttpResponse:
     kind = kind if kind in Report.Kind.values else ""
     page = Paginator(selectors.queue(state=state, reason=reason, kind=kind), QUEUE_PAGE).get_page(
         request.GET.get("page"))
+    # Find an account by its username or display name, to act on it without a report.
+    q = request.GET.get("q", "").strip()[:150]
+    found = list(User.objects.filter(Q(username__icontains=q) | Q(display_name__icontains=q))
+                 .order_by("username")[:20]) if q else []
     return render(request, "moderation/queue.html", {
-        "page": page, "state": state, "reason": reason, "kind": kind,
+        "page": page, "state": state, "reason": reason, "kind": kind, "q": q, "found": found,
         "states": Report.State.choices, "reasons": Report.Reason.choices, "kinds": Report.Kind.choices,
     })
 
@@ -266,16 +271,20 @@ def message_hide(request: HttpRequest, message_id: int) -> HttpResponse:
     message = get_object_or_404(ChatMessage.objects.select_related("author", "game"), pk=message_id)
     back = _next(request, reverse("games:game", args=[message.game_id]))
     hidden = request.POST.get("hidden", "1") != "0"
+    # From the chat panel (htmx) the answer is the redrawn panel, with a refusal in it.
+    in_panel = bool(request.htmx) and not request.POST.get("next")
     try:
         services.message_set_hidden(moderator=request.user, message=message, hidden=hidden,
                                     reason=request.POST.get("reason", ""),
                                     report=_report_or_none(request, request.POST.get("report")))
     except services.ModerationError as e:
+        if in_panel:
+            return chat_panel_response(request, message.game_id, error=e.localized(), status=400)
         _refused(request, e)
     else:
+        if in_panel:
+            return chat_panel_response(request, message.game_id)
         messages.success(request, _("The message is hidden.") if hidden else _("The message is shown again."))
-    if request.htmx and not request.POST.get("next"):
-        return chat_panel_response(request, message.game_id)
     return redirect(back)
 
 
@@ -429,6 +438,7 @@ def _chat_context(request: HttpRequest, game: Game, me: Seat | None, seats: list
         "is_host": request.user.is_authenticated and game.table.host_id == request.user.pk,
         "read_only": selectors.spectators_read_only(table_id=game.table_id),
         "players": [s for s in seats if s.user_id and s.user_id != request.user.pk],
+        "seated": [s for s in seats if s.user_id],
         "poll_seconds": CHAT_POLL_SECONDS, "max_length": services.CHAT_MAX_LENGTH,
         "can_hide": {m.pk for m in lines if moderator and can("moderation.hide_message", request.user, m)},
     }

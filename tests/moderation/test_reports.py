@@ -208,3 +208,45 @@ def test_nobody_blocks_themselves(alice):
     with pytest.raises(services.NotPermitted):
         services.block_create(user=alice, blocked=alice)
     assert Block.objects.count() == 0
+
+
+def test_a_moderator_finds_an_account_by_name_from_the_queue(client, mod, alice, bob):
+    client.force_login(mod)
+
+    html = client.get(reverse("moderation:queue"), {"q": "bo"}).content.decode()
+    none = client.get(reverse("moderation:queue"), {"q": "zzz"}).content.decode()
+
+    assert f'href="{reverse("moderation:account", args=[bob.pk])}"' in html
+    assert reverse("moderation:account", args=[alice.pk]) not in html
+    assert "No player by that name." in none
+
+
+def test_moderators_get_the_game_tools_in_the_chat_panel_players_do_not(client, mod, alice, game):
+    url = reverse("moderation:chat", args=[game.pk])
+    tools = f'action="{reverse("moderation:game_act", args=[game.pk])}"'
+    client.force_login(alice)
+    assert tools not in client.get(url, HTTP_HX_REQUEST="true").content.decode()
+
+    client.force_login(mod)
+    assert tools in client.get(url, HTTP_HX_REQUEST="true").content.decode()
+    response = client.post(reverse("moderation:game_act", args=[game.pk]),
+                           {"action": "close", "reason": "Abandoned by both", "next": reverse("games:game",
+                                                                                              args=[game.pk])})
+    assert response.status_code == 302
+    game.refresh_from_db()
+    assert game.status == "aborted"
+    # Once the game is over, nothing on its page polls, the chat included.
+    html = client.get(reverse("games:game", args=[game.pk])).content.decode()
+    assert "hx-trigger" not in html and f'<a href="{url}">' in html
+
+
+def test_hiding_from_the_panel_without_a_reason_redraws_it_with_the_refusal(client, mod, bob, game, say):
+    message = say(bob, "rude")
+    client.force_login(mod)
+
+    response = client.post(reverse("moderation:message_hide", args=[message.pk]), {"reason": ""},
+                           HTTP_HX_REQUEST="true")
+
+    assert response.status_code == 400 and "Give a reason" in response.content.decode()
+    message.refresh_from_db()
+    assert message.hidden_at is None
