@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import timedelta
 
 from django.db.models import Count, Max, Q, QuerySet
 from django.utils import formats, timezone
@@ -31,6 +32,17 @@ def strongest_sanction(*, user, kinds=SILENCE) -> Sanction | None:
     if not found:
         return None
     return max(found, key=lambda s: (_SEVERITY[s.kind], s.until is None, s.until or s.created_at))
+
+
+WARNING_SHOWN_DAYS = 30
+
+
+def recent_warnings(*, user) -> list[Sanction]:
+    """The warnings a player was given lately: the chat panel shows them to the player."""
+    if user is None or not user.is_authenticated:
+        return []
+    since = timezone.now() - timedelta(days=WARNING_SHOWN_DAYS)
+    return list(Sanction.objects.filter(user=user, kind=Sanction.Kind.WARN, created_at__gt=since)[:3])
 
 
 def lockout(*, user) -> Sanction | None:

@@ -112,12 +112,14 @@ def _trade_context(report: Report) -> dict[str, Any]:
     state = GameState.from_json(report.game.state)
     names = [p.name for p in state.players]
     seq = details["seq"]
+    users = {s.position: s.user for s in _seated_humans(report.game)}
     rows = list(GameAction.objects.filter(game_id=report.game_id, seq__gte=seq - 8, seq__lte=seq + 8)
                 .order_by("-seq").values("seq", "seat", "source", "events", "created_at"))
     return {
         "trade": report.trade, "names": names,
         "from_name": names[details["from_seat"]], "to_name": names[details["to_seat"]],
         "drained_name": names[details["drained_seat"]],
+        "from_user": users.get(details["from_seat"]), "to_user": users.get(details["to_seat"]),
         "log": present.log_entries(rows, names, state.board), "trade_seq": seq,
     }
 
@@ -441,6 +443,7 @@ def _chat_context(request: HttpRequest, game: Game, me: Seat | None, seats: list
         "seated": [s for s in seats if s.user_id],
         "poll_seconds": CHAT_POLL_SECONDS, "max_length": services.CHAT_MAX_LENGTH,
         "can_hide": {m.pk for m in lines if moderator and can("moderation.hide_message", request.user, m)},
+        "warnings": selectors.recent_warnings(user=request.user),
     }
 
 

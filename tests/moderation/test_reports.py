@@ -250,3 +250,23 @@ def test_hiding_from_the_panel_without_a_reason_redraws_it_with_the_refusal(clie
     assert response.status_code == 400 and "Give a reason" in response.content.decode()
     message.refresh_from_db()
     assert message.hidden_at is None
+
+
+def test_a_warned_player_reads_the_warning_in_the_chat_panel(client, mod, alice, game):
+    services.sanction_create(moderator=mod, user=alice, kind="warn", reason="Mind your language")
+    client.force_login(alice)
+
+    html = client.get(reverse("moderation:chat", args=[game.pk]), HTTP_HX_REQUEST="true").content.decode()
+
+    assert "A moderator warned you on" in html and "Mind your language" in html
+    assert 'id="chat-text"' in html  # a warning does not silence
+    assert "Mind your language" in client.get(reverse("moderation:standing")).content.decode()
+
+
+def test_the_collusion_scan_runs_on_beat_as_a_registered_task(settings):
+    from config.celery import app
+
+    entry = settings.CELERY_BEAT_SCHEDULE["moderation-scan-trades"]
+    app.loader.import_default_modules()
+    assert entry["task"] in app.tasks
+    assert entry["options"]["expires"] < entry["schedule"]
