@@ -10,6 +10,7 @@ from unittest import mock
 
 import pytest
 from django.contrib.sessions.models import Session
+from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
@@ -60,15 +61,17 @@ def test_an_expired_or_lifted_suspension_lets_the_user_in_again(client, mod, bob
     assert client.session["_auth_user_id"] == str(bob.pk)
 
 
-def test_suspending_signs_the_user_out_everywhere(client, mod, alice, bob):
-    client.force_login(bob)
-    other = client.session.session_key
-    client.force_login(alice)  # another session, untouched
+def test_suspending_signs_the_user_out_everywhere(mod, alice, bob):
+    phone, laptop, someone_else = Client(), Client(), Client()
+    phone.force_login(bob)
+    laptop.force_login(bob)
+    someone_else.force_login(alice)
+    assert Session.objects.count() == 3
 
     services.sanction_create(moderator=mod, user=bob, kind="suspend", reason="x", duration=DAY)
 
-    assert not Session.objects.filter(session_key=other).exists()
-    assert Session.objects.filter(session_key=client.session.session_key).exists()
+    assert list(Session.objects.values_list("session_key", flat=True)) == [someone_else.session.session_key]
+    assert phone.get(reverse("moderation:standing")).status_code == 302  # signed out: to the login page
 
 
 def test_a_suspended_player_cannot_move_and_is_told_why(client, mod, alice, bob, game):
