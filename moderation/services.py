@@ -227,8 +227,9 @@ def game_close(*, moderator, game: Game, reason: str, report: Report | None = No
 # Chat
 # ---------------------------------------------------------------------------------------------
 
-def chat_refusal(*, user, game: Game, is_player: bool) -> str | None:
-    """Why ``user`` may not write in this game's chat (in the reader's language), or None."""
+def chat_refusal(*, user, game: Game, is_player: bool, read_only: bool | None = None) -> str | None:
+    """Why ``user`` may not write in this game's chat (in the reader's language), or None.
+    ``read_only`` is the table's spectators option, when the caller has read it already."""
     from django.utils.translation import gettext
 
     if not user.is_authenticated:
@@ -236,7 +237,9 @@ def chat_refusal(*, user, game: Game, is_player: bool) -> str | None:
     sanction = selectors.strongest_sanction(user=user)
     if sanction is not None:
         return selectors.sanction_sentence(sanction)
-    if not is_player and selectors.spectators_read_only(table_id=game.table_id):
+    if read_only is None:
+        read_only = not is_player and selectors.spectators_read_only(table_id=game.table_id)
+    if not is_player and read_only:
         return gettext("At this table spectators read the chat but do not write in it.")
     return None
 

@@ -27,7 +27,7 @@ from games.models import Game, GameAction, Seat
 from moderation import selectors, services
 from moderation.forms import AccountActionForm, AppealForm, GameActionForm, ReportForm, ResolveForm
 from moderation.models import AuditEntry, ChatMessage, Report, Sanction
-from moderation.permissions import can
+from moderation.permissions import can, protected_user_ids
 from moderation.signals import SESSION_KEY
 
 User = get_user_model()
@@ -432,19 +432,29 @@ def _chat_context(request: HttpRequest, game: Game, me: Seat | None, seats: list
                   error: str | None = None) -> dict[str, Any]:
     moderator = request.user.is_authenticated and can("moderation.view_queue", request.user)
     lines = selectors.chat_messages(game_id=game.pk, viewer=request.user, moderator=moderator)
-    refusal = services.chat_refusal(user=request.user, game=game, is_player=me is not None) \
+    read_only = selectors.spectators_read_only(table_id=game.table_id)
+    refusal = services.chat_refusal(user=request.user, game=game, is_player=me is not None, read_only=read_only) \
         if request.user.is_authenticated else _("Sign in to write in the chat.")
     return {
         "game": game, "table": game.table, "lines": lines, "stamp": selectors.chat_stamp(game_id=game.pk),
         "refusal": refusal, "error": error, "is_moderator": moderator,
         "is_host": request.user.is_authenticated and game.table.host_id == request.user.pk,
-        "read_only": selectors.spectators_read_only(table_id=game.table_id),
+        "read_only": read_only,
         "players": [s for s in seats if s.user_id and s.user_id != request.user.pk],
         "seated": [s for s in seats if s.user_id],
         "poll_seconds": CHAT_POLL_SECONDS, "max_length": services.CHAT_MAX_LENGTH,
-        "can_hide": {m.pk for m in lines if moderator and can("moderation.hide_message", request.user, m)},
+        "can_hide": _hideable(request.user, lines) if moderator else set(),
         "warnings": selectors.recent_warnings(user=request.user),
     }
+
+
+def _hideable(user, lines: list[ChatMessage]) -> set[int]:
+    """The messages this moderator may hide: the rule "moderation.hide_message" for a whole
+    page at once (one query for the protected authors, not two per message)."""
+    if not can("moderation.hide_messages", user):
+        return set()
+    protected = protected_user_ids({m.author_id for m in lines})
+    return {m.pk for m in lines if m.author_id != user.pk and m.author_id not in protected}
 
 
 def chat_panel_response(request: HttpRequest, game_id: int, *, error: str | None = None,

@@ -173,3 +173,24 @@ def test_visitors_read_but_cannot_post(client, game, say, bob):
 
     assert "Sign in to write in the chat." in _panel(client, game)
     assert _post(client, game, "anon").status_code == 302
+
+
+@pytest.mark.parametrize("count", [3, 50])
+def test_the_panel_and_its_poll_take_a_fixed_number_of_queries(client, mod, mod2, alice, bob, game, count,
+                                                               django_assert_max_num_queries):
+    from tests.factories import UserFactory
+
+    authors = [bob, mod, mod2] + [UserFactory(username=f"talker{i}") for i in range(count // 2)]
+    ChatMessage.objects.bulk_create([ChatMessage(game=game, author=authors[i % len(authors)], author_name="x",
+                                                 text=f"line {i}") for i in range(count)])
+    url = reverse("moderation:chat", args=[game.pk])
+    for viewer in (alice, mod):
+        client.force_login(viewer)
+        with django_assert_max_num_queries(13):
+            panel = client.get(url, HTTP_HX_REQUEST="true")
+        assert panel.content.decode().count('<li class="chat-line') == count
+        with django_assert_max_num_queries(5):
+            assert client.get(url, {"part": "lines", "stamp": panel.context["stamp"]},
+                              HTTP_HX_REQUEST="true").status_code == 204
+    # The moderator may hide every message but their own and another moderator's.
+    assert len(panel.context["can_hide"]) == len([i for i in range(count) if i % len(authors) not in (1, 2)])
