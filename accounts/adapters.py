@@ -4,7 +4,7 @@ from typing import Any
 
 from allauth.account.adapter import DefaultAccountAdapter
 from django.conf import settings
-from django.http import HttpRequest
+from django.http import HttpRequest, HttpResponse
 from django.utils import translation
 
 
@@ -15,6 +15,16 @@ class AccountAdapter(DefaultAccountAdapter):
         supported = {code for code, _name in settings.LANGUAGES}
         user.language = language if language in supported else settings.LANGUAGE_CODE
         return super().save_user(request, user, form, commit=commit)
+
+    def pre_login(self, request: HttpRequest, user: Any, **kwargs: Any) -> HttpResponse | None:
+        # A suspended or banned account does not get in (issue 11): it is told why and until
+        # when, and may appeal, on the page the refusal leads to.
+        from moderation.views import refuse_login
+
+        refusal = refuse_login(request, user)
+        if refusal is not None:
+            return refusal
+        return super().pre_login(request, user, **kwargs)
 
     def send_mail(self, template_prefix: str, email: str, context: dict[str, Any]) -> None:
         # Without django.contrib.sites, allauth's current_site is the request host; the

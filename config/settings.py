@@ -53,6 +53,9 @@ INSTALLED_APPS = [
     "django_ratelimit",
     "accounts",
     "games",
+    # Object-level permissions without database rows (the `rules` package), for moderation.
+    "rules",
+    "moderation",
 ]
 
 MIDDLEWARE = [
@@ -96,6 +99,7 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "config.context_processors.site",
+                "moderation.context_processors.moderation",
             ],
         },
     },
@@ -340,6 +344,12 @@ CELERY_BEAT_SCHEDULE: dict[str, dict] = {
         "schedule": 5.0,
         # A run that could not start within its own period is pointless: the next one is due.
         "options": {"expires": 5.0},
+    },
+    # Lopsided trades ("draining") are flagged for moderators from the game log (issue 11).
+    "moderation-scan-trades": {
+        "task": "moderation.tasks.scan_trades",
+        "schedule": 60.0,
+        "options": {"expires": 50.0},
     },
 }
 

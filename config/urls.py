@@ -5,6 +5,8 @@ urlpatterns = [
     # Our own account pages first, then allauth's (sign-up, login, e-mail, password).
     path("accounts/", include("accounts.urls")),
     path("accounts/", include("allauth.urls")),
+    # Moderation: /moderation/ for moderators, report and block pages, each game's chat.
+    path("", include("moderation.urls")),
     # The games app owns "/" (the lobby) and everything about tables and games.
     path("", include("games.urls")),
     path("i18n/", include("django.conf.urls.i18n")),

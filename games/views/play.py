@@ -35,6 +35,7 @@ from games.views import present
 from games.views.api import seat_actions
 from games.views.errors import refused_page
 from games.views.play_forms import FormError, number_ranges, parse_action, prefill_from
+from moderation.selectors import lockout_refusal
 
 POLL_SECONDS = {Table.Pace.LIVE: 2, Table.Pace.CORRESPONDENCE: 15}
 LOG_PAGE = 20
@@ -254,6 +255,14 @@ def act(request: HttpRequest, game_id: int) -> HttpResponse:
             return _refusal(request, game_id, as_json, message=message, error=NOT_A_PLAYER, status=403)
         # Without JavaScript: the site's page, saying why, with the way back to the game.
         return refused_page(request, reason=message, status=403,
+                            back_url=reverse("games:game", args=[game_id]), back_label=_("Back to the game"))
+    # A suspended or banned player's games go on without them (their turns time out).
+    locked_out = lockout_refusal(user=request.user)
+    if locked_out is not None:
+        if as_json or request.htmx:
+            return _refusal(request, game_id, as_json, message=locked_out, error="Your account is suspended.",
+                            status=403)
+        return refused_page(request, reason=locked_out, status=403,
                             back_url=reverse("games:game", args=[game_id]), back_label=_("Back to the game"))
     prefill = prefill_from(request.POST)
 

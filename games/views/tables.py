@@ -33,6 +33,7 @@ from games.links import absolute, game_path, invite_path, table_path
 from games.models import Seat, Table
 from games.options import PRESET_BLURBS, PRESET_LABELS, format_value
 from games.refusals import translate_refusal
+from moderation.selectors import is_blocked, lockout_refusal
 
 # ---------------------------------------------------------------------------------------------
 # Helpers
@@ -65,6 +66,14 @@ def form_address(view: Callable[..., HttpResponse]) -> Callable[..., HttpRespons
 def _error(request: HttpRequest, error: Exception) -> None:
     # A service's refusal may carry the engine's English (a rule set, a new game's seats).
     messages.error(request, capfirst(translate_refusal(error)))
+
+
+def _locked_out(request: HttpRequest) -> bool:
+    """A suspended or banned user neither opens nor joins tables (issue 11): told why."""
+    refusal = lockout_refusal(user=request.user)
+    if refusal is not None:
+        messages.error(request, refusal)
+    return refusal is not None
 
 
 def _int(value: str | None) -> int | None:
@@ -211,6 +220,8 @@ def table_new(request: HttpRequest) -> HttpResponse:
 @require_POST
 @login_required
 def table_create(request: HttpRequest) -> HttpResponse:
+    if _locked_out(request):
+        return redirect("games:lobby")
     form = TableForm(request.POST)
     if not form.is_valid():
         return _render_form(request, form)
@@ -269,6 +280,8 @@ def my_games(request: HttpRequest) -> HttpResponse:
 def table_join(request: HttpRequest, table_id: int) -> HttpResponse:
     code = request.POST.get("code", "")
     table = _table_or_404(request, table_id, code=code)
+    if _locked_out(request):
+        return _after_write(request, table, code=code)
     try:
         services.table_join(
             table=table, user=request.user, position=_int(request.POST.get("position"))
@@ -360,6 +373,10 @@ def table_invite_email(request: HttpRequest, table_id: int) -> HttpResponse:
     form = InviteForm(request.POST)
     if not form.is_valid():
         messages.error(request, _("Enter a valid e-mail address."))
+        return _after_write(request, table)
+    if is_blocked(blocker_email=form.cleaned_data["email"], blocked=request.user):
+        # Issue 11: a player who blocks another gets no invitations from them.
+        messages.error(request, _("This player does not accept invitations from you."))
         return _after_write(request, table)
     try:
         invited = services.invitation_create(

@@ -1,0 +1,147 @@
+"""Reads of the moderation app: a user's restrictions, the queue, histories, a game's chat."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import timedelta
+
+from django.db.models import Count, Max, Q, QuerySet
+from django.utils import formats, timezone
+from django.utils.translation import gettext as _
+
+from moderation.models import AuditEntry, Block, ChatMessage, ChatOption, Report, Sanction
+
+CHAT_PAGE = 50
+# The most severe restriction first: a ban outranks a suspension, which outranks a mute.
+_SEVERITY = {Sanction.Kind.BAN: 3, Sanction.Kind.SUSPEND: 2, Sanction.Kind.MUTE: 1}
+LOCKOUT = (Sanction.Kind.BAN, Sanction.Kind.SUSPEND)
+SILENCE = (Sanction.Kind.BAN, Sanction.Kind.SUSPEND, Sanction.Kind.MUTE)
+
+
+def active_sanctions(*, user, kinds=SILENCE) -> QuerySet[Sanction]:
+    now = timezone.now()
+    return Sanction.objects.filter(user=user, kind__in=kinds, lifted_at__isnull=True).filter(
+        Q(until__isnull=True) | Q(until__gt=now))
+
+
+def strongest_sanction(*, user, kinds=SILENCE) -> Sanction | None:
+    """The most severe active restriction of ``kinds`` (longest-lasting among equals), or None."""
+    if user is None or not user.is_authenticated:
+        return None
+    found = list(active_sanctions(user=user, kinds=kinds))
+    if not found:
+        return None
+    return max(found, key=lambda s: (_SEVERITY[s.kind], s.until is None, s.until or s.created_at))
+
+
+WARNING_SHOWN_DAYS = 30
+
+
+def recent_warnings(*, user) -> list[Sanction]:
+    """The warnings a player was given lately: the chat panel shows them to the player."""
+    if user is None or not user.is_authenticated:
+        return []
+    since = timezone.now() - timedelta(days=WARNING_SHOWN_DAYS)
+    return list(Sanction.objects.filter(user=user, kind=Sanction.Kind.WARN, created_at__gt=since)[:3])
+
+
+def lockout(*, user) -> Sanction | None:
+    """The suspension or ban that keeps the user out of the site, or None."""
+    return strongest_sanction(user=user, kinds=LOCKOUT)
+
+
+def sanction_sentence(sanction: Sanction) -> str:
+    """What the person is told: what, until when, and why."""
+    reason = sanction.reason
+    if sanction.kind == Sanction.Kind.BAN:
+        return _("Your account is banned; reason: %(reason)s") % {"reason": reason}
+    until = formats.date_format(timezone.localtime(sanction.until), "DATETIME_FORMAT")
+    if sanction.kind == Sanction.Kind.SUSPEND:
+        return _("Your account is suspended until %(until)s; reason: %(reason)s") % {
+            "until": until, "reason": reason}
+    return _("You are muted in chat until %(until)s; reason: %(reason)s") % {"until": until, "reason": reason}
+
+
+def lockout_refusal(*, user) -> str | None:
+    """The refusal for a suspended or banned user, in the reader's language; None for others."""
+    sanction = lockout(user=user)
+    return sanction_sentence(sanction) if sanction else None
+
+
+# ---------------------------------------------------------------------------------------------
+# The queue
+# ---------------------------------------------------------------------------------------------
+
+def open_report_count() -> int:
+    return Report.objects.exclude(state=Report.State.RESOLVED).count()
+
+
+def queue(*, state: str = "", reason: str = "", kind: str = "") -> QuerySet[Report]:
+    """Reports, the unresolved ones by default, oldest first (first come, first served)."""
+    qs = Report.objects.select_related("reporter", "target", "claimed_by", "game__table", "message")
+    qs = qs.filter(state=state) if state else qs.exclude(state=Report.State.RESOLVED)
+    if reason:
+        qs = qs.filter(reason=reason)
+    if kind:
+        qs = qs.filter(kind=kind)
+    return qs.order_by("created_at", "id") if state != Report.State.RESOLVED else qs.order_by("-resolved_at")
+
+
+@dataclass
+class AccountHistory:
+    sanctions: list[Sanction]
+    audit: list[AuditEntry]
+    reports_against: list[Report]
+    active: list[Sanction]
+
+
+def account_history(*, user) -> AccountHistory:
+    sanctions = list(Sanction.objects.filter(user=user).select_related("created_by", "lifted_by"))
+    now = timezone.now()
+    return AccountHistory(
+        sanctions=sanctions,
+        audit=list(AuditEntry.objects.filter(target=user).select_related("game__table")[:200]),
+        reports_against=list(Report.objects.filter(target=user).select_related("reporter")[:100]),
+        active=[s for s in sanctions if s.is_active(now)],
+    )
+
+
+# ---------------------------------------------------------------------------------------------
+# Chat and blocks
+# ---------------------------------------------------------------------------------------------
+
+def blocked_ids(*, user) -> set[int]:
+    if user is None or not user.is_authenticated:
+        return set()
+    return set(Block.objects.filter(blocker=user).values_list("blocked_id", flat=True))
+
+
+def is_blocked(*, blocker_email: str, blocked) -> bool:
+    """Whether the account with this e-mail address blocks ``blocked`` (for invitations)."""
+    from allauth.account.models import EmailAddress
+
+    owner_ids = EmailAddress.objects.filter(email__iexact=blocker_email).values_list("user_id", flat=True)
+    return Block.objects.filter(blocker_id__in=owner_ids, blocked=blocked).exists()
+
+
+def spectators_read_only(*, table_id: int) -> bool:
+    return ChatOption.objects.filter(table_id=table_id, spectators_read_only=True).exists()
+
+
+def chat_stamp(*, game_id: int) -> str:
+    """Changes whenever the chat shows something new: a message, a hidden or shown one."""
+    agg = ChatMessage.objects.filter(game_id=game_id).aggregate(
+        last=Max("id"), hidden=Count("id", filter=Q(hidden_at__isnull=False)))
+    return f"{agg['last'] or 0}-{agg['hidden']}"
+
+
+def chat_messages(*, game_id: int, viewer, moderator: bool) -> list[ChatMessage]:
+    """The last messages of a game's chat as ``viewer`` sees them: hidden ones only for
+    moderators (marked), none from the accounts the viewer blocks."""
+    qs = ChatMessage.objects.filter(game_id=game_id)
+    if not moderator:
+        qs = qs.filter(hidden_at__isnull=True)
+    blocked = blocked_ids(user=viewer)
+    if blocked:
+        qs = qs.exclude(author_id__in=blocked)
+    return list(reversed(qs.order_by("-id")[:CHAT_PAGE]))
