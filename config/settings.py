@@ -48,6 +48,7 @@ INSTALLED_APPS = [
     "allauth.account",
     "accounts",
     "games",
+    "ratings",
 ]
 
 MIDDLEWARE = [
@@ -224,6 +225,12 @@ CELERY_BEAT_SCHEDULE: dict[str, dict] = {
         "schedule": 5.0,
         # A run that could not start within its own period is pointless: the next one is due.
         "options": {"expires": 5.0},
+    },
+    # Results whose task was lost (a broker restart) are recorded on the next pass.
+    "ratings-results-catch-up": {
+        "task": "ratings.tasks.results_catch_up",
+        "schedule": 300.0,
+        "options": {"expires": 300.0},
     },
 }
 
