@@ -20,7 +20,7 @@ def store_finished(record: dict[str, Any], seats: list[User | str], *, preset: s
                    pace: str = Table.Pace.LIVE, minutes: float = 30, is_private: bool = False,
                    finished_at=None) -> Game:
     """A finished game as games.services leaves one: its table and seats (a user, or a bot's
-    name), the start row and one GameAction per action of ``record``, spread over ``minutes``."""
+    name), the start row and one GameAction per action of ``record``, the last ``minutes`` after the first."""
     host = next(s for s in seats if isinstance(s, User))
     table = services.table_create(host=host, name="Rated table", preset=preset, options=options or {}, pace=pace,
                                   turn_hours=24, seat_count=len(seats), is_private=is_private)
@@ -47,9 +47,9 @@ def store_finished(record: dict[str, Any], seats: list[User | str], *, preset: s
         rows.append(GameAction(game=game, seq=i, seat=p, action=action, events=events,
                                source="bot" if p in bots else "player"))
     GameAction.objects.bulk_create(rows)
-    n = len(rows)
-    for row in rows:
-        GameAction.objects.filter(pk=row.pk).update(created_at=started + timedelta(minutes=minutes) * row.seq / (n - 1))
+    # The record's play time runs from the start row to the last action.
+    GameAction.objects.filter(game=game).update(created_at=finished_at)
+    GameAction.objects.filter(game=game, seq=0).update(created_at=started)
     Game.objects.filter(pk=game.pk).update(state=state.to_json(), status=Game.Status.FINISHED, round=state.round,
                                            winner_seat=state.winner, finished_at=finished_at, started_at=started)
     Table.objects.filter(pk=table.pk).update(status=Table.Status.FINISHED)
