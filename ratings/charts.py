@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 
 WIDTH = 640
 HEIGHT = 260
-LEFT, RIGHT, TOP, BOTTOM = 64, 12, 12, 30
+LEFT, RIGHT, TOP, BOTTOM = 108, 14, 14, 34
 
 
 @dataclass
