@@ -147,3 +147,15 @@ def test_only_the_host_may_open_a_rematch_and_only_by_post(client, finished_game
     assert Table.objects.count() == tables and not Rematch.objects.exists()
     client.logout()
     assert client.post(url).status_code == 302 and not Rematch.objects.exists()
+
+
+@pytest.mark.parametrize(("language", "words"), [("es", ("Logros", "Resumen de la partida", "Revancha")),
+                                                 ("ca", ("Assoliments", "Resum de la partida", "Revenja"))])
+def test_the_pages_speak_the_players_language(client, rated, alice, language, words):
+    alice.language = language
+    alice.save()
+    client.force_login(alice)
+    profile = client.get(reverse("ratings:profile", args=["alice"])).content.decode()
+    game = client.get(reverse("games:game", args=[rated.pk])).content.decode()
+    assert words[0] in profile
+    assert words[1] in game and words[2] in game
