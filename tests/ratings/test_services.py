@@ -296,3 +296,84 @@ def test_a_weekly_quest_is_completed_once_from_the_weeks_games(finished_game, al
     services.game_result_record(game_id=finished_game([alice, bob], stop=_bob_gives_up, seed=5,
                                                       finished_at=at + timedelta(hours=6)).pk)
     assert QuestCompletion.objects.filter(user=alice, code="play_3").count() == 1
+
+
+def test_the_command_rebuilds_from_the_records_and_records_what_is_missing(finished_game, alice, bob):
+    from django.core.management import call_command
+
+    first = finished_game([alice, bob], seed=1)
+    services.game_result_record(game_id=first.pk)
+    second = finished_game([alice, bob], seed=2)  # its task was lost
+    call_command("ratings_recompute", "--missing", stdout=_Sink())
+    assert GameResult.objects.filter(game=second).exists()
+    right = sorted(Rating.objects.values_list("user_id", "mu", "games"))
+
+    Rating.objects.update(mu=1.0, games=99)
+    call_command("ratings_recompute", stdout=_Sink())
+    assert sorted(Rating.objects.values_list("user_id", "mu", "games")) == right
+
+
+class _Sink:
+    def write(self, text: str) -> None:
+        pass
+
+
+# ---------------------------------------------------------------------------------------------
+# The summary's figures against the site's own replay of the record
+# ---------------------------------------------------------------------------------------------
+
+def test_the_summary_figures_match_a_replay_of_the_record(finished_game, alice, bob, charlie):
+    from games import services as game_services
+    from games.engine import net_worth
+
+    trade_done = {}
+
+    def trade(state):
+        # In round 5 the first player to roll offers cash for the cheapest deed of the next one.
+        if state.round == 5 and not trade_done and state.pending() == "roll":
+            me, other = state.current, (state.current + 1) % 3
+            deeds = [sq for sq in state.board.deeds if state.owner[sq] == other
+                     and not any(state.level[x] for x in state.board.group_of[sq]) and not state.mortgaged[sq]]
+            if deeds and not state.players[other].bankrupt:
+                trade_done["sq"] = min(deeds)
+                return {"type": "propose", "player": me, "to": other,
+                        "give": {"cash": 150, "squares": [], "cards": 0},
+                        "take": {"cash": 0, "squares": [min(deeds)], "cards": 0}}
+        frame = state.pending_frame()
+        if frame and frame["k"] == "trade_response":
+            return {"type": "accept", "player": frame["p"], "trade": frame["trade"]}
+        return None
+
+    game = finished_game([alice, bob, charlie], stop=trade)
+    result = services.game_result_record(game_id=game.pk)
+    summary = result.summary
+    record, *_ = services.game_record_of(game=game)
+    states = game_services.game_replay(record=record)
+
+    # Net worth at the start of every round, from the site's replay of the record.
+    starts = {}
+    for st in states:
+        starts.setdefault(st.round, [0 if pl.bankrupt else net_worth(st, p) for p, pl in enumerate(st.players)])
+    for round_no, values in zip(summary["worth"]["rounds"][:-1], summary["worth"]["values"][:-1], strict=True):
+        assert values == starts[round_no]
+    final = states[-1]
+    assert summary["final_worth"] == [0 if pl.bankrupt else net_worth(final, p) for p, pl in enumerate(final.players)]
+
+    # Rent and bankruptcies, from the events the site stored with each action.
+    rent: dict = {}
+    bankrupt = []
+    for events in GameAction.objects.filter(game=game).order_by("seq").values_list("events", flat=True):
+        for e in events:
+            if e["e"] == "rent" and e["amount"] - e.get("tax", 0) > 0:
+                key = (e["p"], e["owner"])
+                rent[key] = rent.get(key, 0) + e["amount"] - e.get("tax", 0)
+            if e["e"] == "bankrupt":
+                bankrupt.append((e["p"], None if e["to"] in (None, -1) else e["to"]))
+    assert {(p, o): a for p, o, a in summary["rent"]} == rent
+    assert [(b["p"], b["to"]) for b in summary["bankruptcies"]] == bankrupt
+
+    # The biggest (here the only) trade: 150 cash for the deed, at its printed price.
+    trade_row = summary["biggest_trade"]
+    assert trade_row["take"]["squares"] == [trade_done["sq"]]
+    assert trade_row["value"] == 150 + final.board.price[trade_done["sq"]]
+    assert trade_row["squares"] == {str(trade_done["sq"]): final.board.name_of(trade_done["sq"])}
