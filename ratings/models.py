@@ -132,6 +132,10 @@ class PlayerResult(models.Model):
         return self.rating_after - self.rating_before
 
     @property
+    def provisional(self) -> bool:
+        return skill.is_provisional(self.rated_games)
+
+    @property
     def is_win(self) -> bool:
         return self.rank == 1 and not self.forfeited
 

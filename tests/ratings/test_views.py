@@ -47,7 +47,9 @@ def test_the_finished_game_page_shows_the_summary_from_the_record(client, rated,
     for r in Rating.objects.all():
         delta = r.value - 1500
         sign, kind = ("+", "up") if delta > 0 else ("−", "down")
-        assert f'{r.value} <span class="delta {kind}">{sign}{abs(delta)}' in page
+        # One rated game: the new rating is provisional, and marked so.
+        assert f'{r.value}<abbr class="provisional" title="provisional">?</abbr> <span class="delta {kind}">' \
+               f'{sign}{abs(delta)}' in page
     assert page.count('class="chart-line"') == 3
     assert "bankrupted" in page or "went bankrupt" in page
 
