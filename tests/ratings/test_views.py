@@ -161,3 +161,12 @@ def test_the_pages_speak_the_players_language(client, rated, alice, language, wo
     game = client.get(reverse("games:game", args=[rated.pk])).content.decode()
     assert words[0] in profile
     assert words[1] in game and words[2] in game
+
+
+def test_the_header_leads_to_ones_own_profile_and_the_leaderboard(client, alice):
+    client.force_login(alice)
+    page = client.get(reverse("games:lobby")).content.decode()
+    assert f'href="{reverse("ratings:profile", args=["alice"])}" class="nav-user"' in page
+    assert f'href="{reverse("ratings:leaderboards")}" class="nav-link nav-wide"' in page
+    own = client.get(reverse("ratings:profile", args=["alice"])).content.decode()
+    assert reverse("accounts:profile") in own and reverse("ratings:leaderboards") in own
