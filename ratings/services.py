@@ -8,6 +8,7 @@ rather than count the game twice.
 
 from __future__ import annotations
 
+import logging
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -29,6 +30,8 @@ from ratings.models import (
     Rematch,
 )
 from ratings.record import GameFacts, analyse
+
+logger = logging.getLogger(__name__)
 
 # RULES.md 13: only these presets change ratings, each in its own family.
 RATED_PRESETS = {"classic": Family.CLASSIC, "world-classic": Family.WORLD}
@@ -226,7 +229,11 @@ def results_catch_up(*, limit: int = 100) -> int:
     ids = list(Game.objects.filter(status=Game.Status.FINISHED, result__isnull=True)
                .order_by("finished_at", "pk").values_list("pk", flat=True)[:limit])
     for gid in ids:
-        game_result_record(game_id=gid)
+        try:
+            game_result_record(game_id=gid)
+        except Exception:
+            # One record the replay refuses must not hold up every other game's result.
+            logger.exception("recording the result of game %s failed", gid)
     return len(ids)
 
 

@@ -377,3 +377,16 @@ def test_the_summary_figures_match_a_replay_of_the_record(finished_game, alice, 
     assert trade_row["take"]["squares"] == [trade_done["sq"]]
     assert trade_row["value"] == 150 + final.board.price[trade_done["sq"]]
     assert trade_row["squares"] == {str(trade_done["sq"]): final.board.name_of(trade_done["sq"])}
+
+
+def test_one_broken_record_does_not_hold_up_the_others(finished_game, alice, bob, caplog):
+    broken = finished_game([alice, bob], seed=1)
+    fine = finished_game([alice, bob], seed=2)
+    # An action the engine refuses (a seat that does not exist): the replay of this game fails.
+    GameAction.objects.filter(game=broken, seq=1).update(action={"type": "roll", "player": 9})
+
+    assert services.results_catch_up() == 2
+
+    assert not GameResult.objects.filter(game=broken).exists()
+    assert GameResult.objects.filter(game=fine).exists()
+    assert f"recording the result of game {broken.pk} failed" in caplog.text
