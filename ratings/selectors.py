@@ -190,6 +190,20 @@ def profile(*, username: str, viewer) -> Profile:
                    is_self=viewer is not None and viewer.is_authenticated and viewer.pk == owner.pk)
 
 
+def game_history(*, username: str, viewer, family: str | None = None):
+    """A player's finished games, newest first (a queryset to paginate): the games at private
+    tables only to their own players, as on the profile; ``family`` keeps the rated ones of it."""
+    owner = get_user_model().objects.filter(username=username, is_active=True).first()
+    if owner is None:
+        raise Http404("no such player")
+    rows = PlayerResult.objects.filter(user=owner).filter(visible_games_q(viewer, "game__"))
+    if family is not None:
+        if family not in Family.values:
+            raise Http404("no such rating family")
+        rows = rows.filter(family=family, mu_after__isnull=False)
+    return owner, rows.select_related("game__table").distinct().order_by("-finished_at", "-pk")
+
+
 # ---------------------------------------------------------------------------------------------
 # The finished game
 # ---------------------------------------------------------------------------------------------

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -21,6 +22,18 @@ from ratings.models import Family
 def profile(request: HttpRequest, username: str) -> HttpResponse:
     page = selectors.profile(username=username, viewer=request.user)
     return render(request, "ratings/profile.html", {"profile": page, "provisional_games": skill.PROVISIONAL_GAMES})
+
+
+HISTORY_PAGE = 50
+
+
+@require_GET
+def history(request: HttpRequest, username: str) -> HttpResponse:
+    family = request.GET.get("family") or None
+    owner, rows = selectors.game_history(username=username, viewer=request.user, family=family)
+    page = Paginator(rows, HISTORY_PAGE).get_page(request.GET.get("page"))
+    return render(request, "ratings/history.html", {"owner": owner, "page": page, "family": family,
+                                                     "families": Family.choices})
 
 
 @require_GET

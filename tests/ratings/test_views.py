@@ -170,3 +170,27 @@ def test_the_header_leads_to_ones_own_profile_and_the_leaderboard(client, alice)
     assert f'href="{reverse("ratings:leaderboards")}" class="nav-link nav-wide"' in page
     own = client.get(reverse("ratings:profile", args=["alice"])).content.decode()
     assert reverse("accounts:profile") in own and reverse("ratings:leaderboards") in own
+
+
+def test_the_game_history_lists_every_game_newest_first_and_hides_private_ones(
+        client, finished_game, alice, bob, charlie, monkeypatch):
+    from ratings import views
+
+    monkeypatch.setattr(views, "HISTORY_PAGE", 2)
+    games = [finished_game([alice, bob], seed=s) for s in (1, 2, 3)]
+    hidden = finished_game([alice, bob], seed=4, is_private=True)
+    for g in [*games, hidden]:
+        services.game_result_record(game_id=g.pk)
+    url = reverse("ratings:history", args=["alice"])
+
+    client.force_login(charlie)
+    first = client.get(url).content.decode()
+    second = client.get(url + "?page=2").content.decode()
+    links = re.findall(r'href="/games/(\d+)/"', first + second)
+    assert links == [str(g.pk) for g in reversed(games)]
+    assert "Page 1 of 2" in first
+    client.force_login(bob)
+    assert f'href="/games/{hidden.pk}/"' in client.get(url).content.decode()
+    assert client.get(url + "?family=classic").status_code == 200
+    assert client.get(url + "?family=chess").status_code == 404
+    assert client.get(reverse("ratings:history", args=["nobody"])).status_code == 404
