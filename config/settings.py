@@ -56,6 +56,7 @@ INSTALLED_APPS = [
     # Object-level permissions without database rows (the `rules` package), for moderation.
     "rules",
     "moderation",
+    "ratings",
 ]
 
 MIDDLEWARE = [
@@ -350,6 +351,12 @@ CELERY_BEAT_SCHEDULE: dict[str, dict] = {
         "task": "moderation.tasks.scan_trades",
         "schedule": 60.0,
         "options": {"expires": 50.0},
+    },
+    # Results whose task was lost (a broker restart) are recorded on the next pass.
+    "ratings-results-catch-up": {
+        "task": "ratings.tasks.results_catch_up",
+        "schedule": 300.0,
+        "options": {"expires": 300.0},
     },
 }
 

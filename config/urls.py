@@ -9,6 +9,8 @@ urlpatterns = [
     path("", include("moderation.urls")),
     # The games app owns "/" (the lobby) and everything about tables and games.
     path("", include("games.urls")),
+    # Profiles, leaderboards and rematches.
+    path("", include("ratings.urls")),
     path("i18n/", include("django.conf.urls.i18n")),
     path("admin/", admin.site.urls),
 ]

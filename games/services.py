@@ -477,6 +477,10 @@ def _write(sub: Submission, seats: list[Seat], *, before: dict | None, fresh: bo
         game.finished_at = now
         fields += ["status", "winner_seat", "finished_at"]
         Table.objects.filter(pk=game.table_id).update(status=Table.Status.FINISHED)
+        # Ratings, XP and achievements come from the record once it is committed (ratings app).
+        from ratings import tasks as ratings_tasks
+        result_id = game.pk
+        transaction.on_commit(lambda: ratings_tasks.record_game_result.delay(result_id))
         if game.table.pace == Table.Pace.CORRESPONDENCE:
             from games import tasks
             finished_id = game.pk

@@ -1,0 +1,272 @@
+"""Every write of the ratings app (keyword-only, typed, ``<entity>_<verb>``).
+
+``game_result_record`` turns a finished game's record into its results: ratings (RULES.md 13),
+XP, achievements and weekly quests. It runs once per game: it locks the game row and does
+nothing if the game's GameResult exists, and that row's unique game makes a second writer fail
+rather than count the game twice.
+"""
+
+from __future__ import annotations
+
+import logging
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from django.db import transaction
+from django.db.models import Sum
+from django.utils.translation import gettext_lazy as _
+
+from games import services as game_services
+from games.models import Game, GameAction, Seat, Table
+from ratings import progress, skill
+from ratings.models import (
+    Achievement,
+    Family,
+    GameResult,
+    PlayerResult,
+    Progress,
+    QuestCompletion,
+    Rating,
+    Rematch,
+)
+from ratings.record import GameFacts, analyse
+
+logger = logging.getLogger(__name__)
+
+# RULES.md 13: only these presets change ratings, each in its own family.
+RATED_PRESETS = {"classic": Family.CLASSIC, "world-classic": Family.WORLD}
+MIN_ROUNDS = 10
+MIN_MINUTES = 10
+
+
+def game_record_of(*, game: Game) -> tuple[dict[str, Any], list[str], datetime, datetime]:
+    """The game's record (as games.views.play.game_record gives it), the source of each action,
+    and when the first and the last action were applied."""
+    rows = list(GameAction.objects.filter(game_id=game.pk).order_by("seq")
+                .values_list("seq", "action", "source", "created_at"))
+    start = rows[0][1]
+    record = {"rules": start["rules"], "seed": start["seed"], "names": [str(n) for n in start["names"]],
+              "teams": start.get("teams"), "actions": [a for seq, a, _s, _t in rows if seq != 0]}
+    return record, [s for _q, _a, s, _t in rows], rows[0][3], rows[-1][3]
+
+
+def rating_eligibility(*, table: Table, seats: list[Seat], sources: list[str], facts: GameFacts,
+                       minutes: float) -> tuple[str, str]:
+    """(family, "") for a game that changes ratings, else ("", the reason's code). RULES.md 13:
+    world-classic and classic games with no bots, at least 10 rounds and 10 minutes of play,
+    not on a custom table. Rounds are those completed before the one the game ended in."""
+    family = RATED_PRESETS.get(table.preset)
+    if family is None:
+        return "", "preset"
+    if table.is_custom:
+        return "", "custom"
+    if any(s.bot for s in seats) or "bot" in sources:
+        return "", "bots"
+    if facts.completed_rounds < MIN_ROUNDS:
+        return "", "rounds"
+    if minutes < MIN_MINUTES:
+        return "", "minutes"
+    if sum(1 for s in seats if s.user_id is not None) < 2:
+        return "", "players"
+    return family, ""
+
+
+def _summary(facts: GameFacts) -> dict[str, Any]:
+    trade = facts.biggest_trade
+    return {
+        "names": facts.names, "teams": facts.teams, "board": facts.board, "winner": facts.winner,
+        "ranks": facts.ranks, "forfeited": sorted(facts.forfeited), "rounds": facts.rounds,
+        "final_worth": facts.final_worth,
+        "worth": {"rounds": facts.worth_rounds, "values": facts.worth},
+        "rent": sorted(([p, o, amount] for (p, o), amount in facts.rent.items()), key=lambda r: (-r[2], r[0], r[1])),
+        "biggest_trade": None if trade is None else {
+            "number": trade.number, "from": trade.from_seat, "to": trade.to_seat, "give": trade.give,
+            "take": trade.take, "value": trade.value, "round": trade.round,
+            "squares": trade.squares},
+        "bankruptcies": facts.bankruptcies,
+    }
+
+
+def _locked_rows(model, users: list[int], **fields: Any) -> dict[int, Any]:
+    """The rows of ``model`` for these users, created if missing, locked in user order (two games
+    finishing at once with a player in common wait for each other instead of deadlocking)."""
+    model.objects.bulk_create([model(user_id=u, **fields) for u in users], ignore_conflicts=True)
+    rows = model.objects.select_for_update().filter(user_id__in=users, **fields).order_by("user_id")
+    return {r.user_id: r for r in rows}
+
+
+def _award(user_id: int, code: str, game: Game, when: datetime) -> bool:
+    _row, created = Achievement.objects.get_or_create(user_id=user_id, code=code,
+                                                      defaults={"game": game, "awarded_at": when})
+    return created
+
+
+@transaction.atomic
+def game_result_record(*, game_id: int) -> GameResult | None:
+    """Record a finished game's results, exactly once. None for a game still in play (or gone)."""
+    game = Game.objects.select_for_update().select_related("table").filter(pk=game_id).first()
+    if game is None or game.status != Game.Status.FINISHED:
+        return None
+    existing = GameResult.objects.filter(game=game).first()
+    if existing is not None:
+        return existing
+    table = game.table
+    seats = list(table.seats.select_related("user").order_by("position"))
+    record, sources, first_at, last_at = game_record_of(game=game)
+    facts = analyse(record)
+    minutes = (last_at - first_at).total_seconds() / 60
+    family, reason = rating_eligibility(table=table, seats=seats, sources=sources, facts=facts, minutes=minutes)
+    custom = table.is_custom
+    when = game.finished_at or last_at
+    result = GameResult.objects.create(game=game, family=family, rated=bool(family), unrated_reason=reason,
+                                       custom=custom, summary=_summary(facts), finished_at=when)
+    humans = [s for s in seats if s.user_id is not None and not s.bot]
+    users = sorted({s.user_id for s in humans})
+
+    after: dict[int, skill.Skill] = {}
+    before: dict[int, skill.Skill] = {}
+    ratings: dict[int, Rating] = {}
+    if family:
+        ratings = _locked_rows(Rating, users, family=family)
+        by_seat = {s.position: s.user_id for s in humans}
+        # A seat whose account is gone plays with a new player's rating and keeps nothing.
+        current = [skill.Skill(ratings[by_seat[p]].mu, ratings[by_seat[p]].sigma) if p in by_seat else skill.Skill()
+                   for p in range(facts.players)]
+        if facts.teams:
+            groups = [list(team) for team in facts.teams]
+            ranks = [facts.ranks[team[0]] for team in groups]
+        else:
+            groups = [[p] for p in range(facts.players)]
+            ranks = facts.ranks
+        new = skill.rate([[current[p] for p in team] for team in groups], ranks)
+        for team, skills in zip(groups, new, strict=True):
+            for p, s in zip(team, skills, strict=True):
+                if p in by_seat:
+                    before[p], after[p] = current[p], s
+
+    progress_rows = _locked_rows(Progress, users)
+    rows = []
+    for seat in humans:
+        p, uid = seat.position, seat.user_id
+        prog = progress_rows[uid]
+        xp = progress.game_xp(facts, p, custom=custom)
+        won = facts.ranks[p] == 1 and p not in facts.forfeited
+        counts = not custom and p not in facts.forfeited
+        row = PlayerResult(
+            result=result, game=game, user_id=uid, seat=p, name=facts.names[p], preset=table.preset,
+            rank=facts.ranks[p], players=facts.players, forfeited=p in facts.forfeited,
+            net_worth=facts.final_worth[p], xp=xp, finished_at=when,
+            played=int(counts), won=int(counts and won), rents=facts.rent_received[p] if counts else 0,
+            builds=facts.builds[p] if counts else 0,
+            trades=sum(1 for t in facts.trades if p in (t.from_seat, t.to_seat)) if counts else 0,
+            rated=int(counts and bool(family)))
+        if p in after:
+            rating = ratings[uid]
+            row.family = family
+            row.mu_before, row.sigma_before = before[p].mu, before[p].sigma
+            row.mu_after, row.sigma_after = after[p].mu, after[p].sigma
+            rating.mu, rating.sigma = after[p].mu, after[p].sigma
+            rating.games += 1
+            rating.value = skill.display(rating.mu)
+            rating.save(update_fields=["mu", "sigma", "games", "value", "updated_at"])
+            row.rated_games = rating.games
+        rows.append(row)
+        games_before = prog.games
+        prog.xp += xp
+        prog.games += 1
+        if not custom:
+            # RULES.md 13: no achievements on custom tables.
+            groups_before = set(prog.groups_owned)
+            prog.groups_owned = sorted(groups_before | facts.groups_owned[p])
+            for code in progress.achievements_earned(facts, p, correspondence=table.pace == Table.Pace.CORRESPONDENCE,
+                                                     groups_before=groups_before, games_before=games_before):
+                _award(uid, code, game, when)
+        prog.save()
+    PlayerResult.objects.bulk_create(rows)
+    if not custom:
+        for uid in users:
+            _quests_check(user_id=uid, game=game, when=when, prog=progress_rows[uid])
+    return result
+
+
+def _quests_check(*, user_id: int, game: Game, when: datetime, prog: Progress) -> None:
+    """Complete the week's quests the user's games of that week now reach (RULES.md 13: custom
+    games count nothing, their rows hold zeros)."""
+    monday = progress.week_start(when.astimezone(UTC).date())
+    start = datetime.combine(monday, datetime.min.time(), tzinfo=UTC)
+    week_rows = PlayerResult.objects.filter(user_id=user_id, finished_at__gte=start,
+                                            finished_at__lt=start + timedelta(days=7))
+    done = set(QuestCompletion.objects.filter(user_id=user_id, week=monday).values_list("code", flat=True))
+    todo = [q for q in progress.quests_of_week(monday) if q.code not in done]
+    if not todo:
+        return
+    totals = week_rows.aggregate(**{q.stat: Sum(q.stat) for q in todo})
+    for q in todo:
+        if (totals[q.stat] or 0) >= q.target:
+            QuestCompletion.objects.create(user_id=user_id, week=monday, code=q.code, game=game, xp=progress.QUEST_XP,
+                                           completed_at=when)
+            prog.xp += progress.QUEST_XP
+    prog.save(update_fields=["xp"])
+
+
+@transaction.atomic
+def ratings_recompute() -> int:
+    """Rebuild every rating, result, XP total, achievement and quest from the games' records, in
+    the order the games finished. Returns the number of games recorded."""
+    GameResult.objects.all().delete()
+    for model in (Rating, Progress, Achievement, QuestCompletion):
+        model.objects.all().delete()
+    count = 0
+    for gid in Game.objects.filter(status=Game.Status.FINISHED).order_by("finished_at", "pk").values_list(
+            "pk", flat=True):
+        if game_result_record(game_id=gid) is not None:
+            count += 1
+    return count
+
+
+def results_catch_up(*, limit: int = 100) -> int:
+    """Record the finished games that have no result yet (a task lost with its broker)."""
+    ids = list(Game.objects.filter(status=Game.Status.FINISHED, result__isnull=True)
+               .order_by("finished_at", "pk").values_list("pk", flat=True)[:limit])
+    for gid in ids:
+        try:
+            game_result_record(game_id=gid)
+        except Exception:
+            # One record the replay refuses must not hold up every other game's result.
+            logger.exception("recording the result of game %s failed", gid)
+    return len(ids)
+
+
+# ---------------------------------------------------------------------------------------------
+# Rematch
+# ---------------------------------------------------------------------------------------------
+
+@transaction.atomic
+def rematch_create(*, game: Game, by) -> tuple[Table, bool]:
+    """The host opens a new table with the same rule set, pace, seats and bots, and invites the
+    same people (an e-mail each, as any invitation). A second click finds the same table:
+    returns (table, created)."""
+    game = Game.objects.select_for_update().select_related("table").get(pk=game.pk)
+    old = game.table
+    if game.status == Game.Status.ACTIVE:
+        raise game_services.GameError(_("the game is not over yet"))
+    if old.host_id != by.pk:
+        raise game_services.NotAllowed(_("only the host may open a rematch"))
+    existing = Rematch.objects.filter(game=game).select_related("table").first()
+    if existing is not None:
+        return existing.table, False
+    seats = list(old.seats.select_related("user").order_by("position"))
+    table = game_services.table_create(host=by, name=old.name, preset=old.preset, options=dict(old.options),
+                                       pace=old.pace, turn_hours=old.turn_hours or 24, seat_count=old.seat_count,
+                                       is_private=old.is_private)
+    mine = next((s for s in seats if s.user_id == by.pk), None)
+    if mine is not None and mine.position != 0:
+        game_services.table_change_seat(table=table, user=by, position=mine.position)
+    for s in seats:
+        if s.bot:
+            game_services.table_set_seat(table=table, by=by, position=s.position, bot=s.bot)
+    for s in seats:
+        if s.user is not None and s.user_id != by.pk and s.user.is_active and s.user.email:
+            game_services.invitation_create(table=table, by=by, email=s.user.email)
+    Rematch.objects.create(game=game, table=table)
+    return table, True

@@ -1,0 +1,196 @@
+"""The pages: the game-over summary on the game page, the profile (and who sees what on it),
+the leaderboards, and the host's rematch button (bad requests change nothing)."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from django.urls import reverse
+
+from games.engine import GameState
+from games.models import GameAction, Invitation, Table
+from ratings import services, skill
+from ratings.models import Rating, Rematch
+
+pytestmark = pytest.mark.django_db
+
+
+def _text(response) -> str:
+    return re.sub(r"\s+", " ", response.content.decode())
+
+
+@pytest.fixture
+def rated(finished_game, alice, bob, charlie):
+    game = finished_game([alice, bob, charlie])
+    services.game_result_record(game_id=game.pk)
+    return game
+
+
+def test_the_finished_game_page_shows_the_summary_from_the_record(client, rated, alice):
+    client.force_login(alice)
+    page = _text(client.get(reverse("games:game", args=[rated.pk])))
+    state = GameState.from_json(rated.state)
+
+    assert "Game summary" in page and "Rated · Classic" in page
+    # Rent paid between players, summed from the events the site stored for each move.
+    rent: dict[tuple[int, int], int] = {}
+    for events in GameAction.objects.filter(game=rated).values_list("events", flat=True):
+        for e in events:
+            if e["e"] == "rent" and e["amount"]:
+                rent[(e["p"], e["owner"])] = rent.get((e["p"], e["owner"]), 0) + e["amount"] - e.get("tax", 0)
+    assert rent
+    names = [p.name for p in state.players]
+    for (payer, owner), amount in rent.items():
+        assert f"{names[payer]} paid {names[owner]} ${amount:,}" in page
+    # The rating change of each player, and the chart of net worth.
+    for r in Rating.objects.all():
+        delta = r.value - 1500
+        sign, kind = ("+", "up") if delta > 0 else ("−", "down")
+        # One rated game: the new rating is provisional, and marked so.
+        assert f'{r.value}<abbr class="provisional" title="provisional">?</abbr> <span class="delta {kind}">' \
+               f'{sign}{abs(delta)}' in page
+    assert page.count('class="chart-line"') == 3
+    assert "bankrupted" in page or "went bankrupt" in page
+
+
+def test_a_game_not_yet_counted_says_so(client, finished_game, alice, bob):
+    game = finished_game([alice, bob], seed=1)
+    client.force_login(alice)
+    page = _text(client.get(reverse("games:game", args=[game.pk])))
+    assert "being counted" in page
+
+
+def test_the_profile_shows_ratings_level_achievements_and_games(client, rated, alice, bob):
+    client.force_login(bob)
+    page = _text(client.get(reverse("ratings:profile", args=["alice"])))
+    rating = Rating.objects.get(user=alice)
+    assert f"{rating.value}<abbr class=\"provisional\"" in page  # one game: provisional
+    assert "Level 1" in page and "First game" in page and "Rated table" in page
+    assert "Moderation history" not in page
+    assert page.count('class="chart-line"') == 1
+
+
+def test_a_private_game_is_listed_only_to_its_players(client, finished_game, alice, bob, charlie):
+    game = finished_game([alice, bob], seed=1, is_private=True)
+    services.game_result_record(game_id=game.pk)
+    url = reverse("ratings:profile", args=["alice"])
+
+    client.force_login(charlie)
+    assert reverse("games:game", args=[game.pk]) not in client.get(url).content.decode()
+    client.force_login(bob)
+    assert reverse("games:game", args=[game.pk]) in client.get(url).content.decode()
+    client.logout()
+    assert reverse("games:game", args=[game.pk]) not in client.get(url).content.decode()
+
+
+def test_a_moderator_sees_the_moderation_history_link(client, rated, alice, bob):
+    bob.is_staff = True
+    bob.save()
+    client.force_login(bob)
+    page = client.get(reverse("ratings:profile", args=["alice"])).content.decode()
+    assert reverse("admin:accounts_user_history", args=[alice.pk]) in page
+
+
+def test_an_unknown_or_closed_account_has_no_profile(client, alice):
+    assert client.get(reverse("ratings:profile", args=["nobody"])).status_code == 404
+    alice.is_active = False
+    alice.save()
+    assert client.get(reverse("ratings:profile", args=["alice"])).status_code == 404
+
+
+def test_the_leaderboard_ranks_established_players_and_marks_provisional_ones(client, alice, bob, charlie):
+    Rating.objects.create(user=alice, family="classic", mu=30, games=skill.PROVISIONAL_GAMES,
+                          value=skill.display(30))
+    Rating.objects.create(user=bob, family="classic", mu=27, games=skill.PROVISIONAL_GAMES + 3,
+                          value=skill.display(27))
+    Rating.objects.create(user=charlie, family="classic", mu=40, games=1, value=skill.display(40))
+    page = _text(client.get(reverse("ratings:leaderboard", args=["classic"])))
+    rows = re.findall(r"<tr[^>]*> <td class=\"num\">([^<]*)</td> <td><a [^>]*>([^<]*)</a>", page)
+    assert rows == [("1", "Alice"), ("2", "Bob"), ("\u2013", "Charlie")]
+    assert page.count('class="provisional"') == 1
+    assert client.get(reverse("ratings:leaderboard", args=["world"])).status_code == 200
+    assert client.get(reverse("ratings:leaderboard", args=["chess"])).status_code == 404
+
+
+def test_the_host_opens_one_rematch_with_the_same_seats_and_invites(client, finished_game, alice, bob, charlie):
+    game = finished_game([alice, bob, "strategy", charlie], seed=1)
+    client.force_login(alice)
+    url = reverse("ratings:rematch", args=[game.pk])
+
+    first = client.post(url)
+    second = client.post(url)  # a double click
+
+    assert Rematch.objects.count() == 1
+    table = Rematch.objects.get().table
+    assert first.url == second.url == reverse("games:table", args=[table.pk])
+    assert (table.preset, table.options, table.pace, table.seat_count) == ("classic", {}, Table.Pace.LIVE, 4)
+    seats = list(table.seats.order_by("position").values_list("user_id", "bot"))
+    assert seats == [(alice.pk, ""), (None, ""), (None, "strategy"), (None, "")]
+    assert sorted(Invitation.objects.filter(table=table).values_list("email", flat=True)) == [
+        "bob@example.com", "charlie@example.com"]
+    page = client.get(reverse("games:game", args=[game.pk])).content.decode()
+    assert reverse("games:table", args=[table.pk]) in page
+
+
+def test_only_the_host_may_open_a_rematch_and_only_by_post(client, finished_game, alice, bob):
+    game = finished_game([alice, bob], seed=1)
+    url = reverse("ratings:rematch", args=[game.pk])
+    tables = Table.objects.count()
+
+    client.force_login(bob)
+    response = client.post(url, follow=True)
+    assert "only the host may open a rematch" in response.content.decode()
+    client.force_login(alice)
+    assert client.get(url).status_code == 405
+    game.status = game.Status.ACTIVE
+    game.save(update_fields=["status"])
+    assert "the game is not over yet" in client.post(url, follow=True).content.decode()
+    assert Table.objects.count() == tables and not Rematch.objects.exists()
+    client.logout()
+    assert client.post(url).status_code == 302 and not Rematch.objects.exists()
+
+
+@pytest.mark.parametrize(("language", "words"), [("es", ("Logros", "Resumen de la partida", "Revancha")),
+                                                 ("ca", ("Assoliments", "Resum de la partida", "Revenja"))])
+def test_the_pages_speak_the_players_language(client, rated, alice, language, words):
+    alice.language = language
+    alice.save()
+    client.force_login(alice)
+    profile = client.get(reverse("ratings:profile", args=["alice"])).content.decode()
+    game = client.get(reverse("games:game", args=[rated.pk])).content.decode()
+    assert words[0] in profile
+    assert words[1] in game and words[2] in game
+
+
+def test_the_header_leads_to_ones_own_profile_and_the_leaderboard(client, alice):
+    client.force_login(alice)
+    page = client.get(reverse("games:lobby")).content.decode()
+    assert f'href="{reverse("ratings:profile", args=["alice"])}" class="nav-user"' in page
+    assert f'href="{reverse("ratings:leaderboards")}" class="nav-link nav-wide"' in page
+    own = client.get(reverse("ratings:profile", args=["alice"])).content.decode()
+    assert reverse("accounts:profile") in own and reverse("ratings:leaderboards") in own
+
+
+def test_the_game_history_lists_every_game_newest_first_and_hides_private_ones(
+        client, finished_game, alice, bob, charlie, monkeypatch):
+    from ratings import views
+
+    monkeypatch.setattr(views, "HISTORY_PAGE", 2)
+    games = [finished_game([alice, bob], seed=s) for s in (1, 2, 3)]
+    hidden = finished_game([alice, bob], seed=4, is_private=True)
+    for g in [*games, hidden]:
+        services.game_result_record(game_id=g.pk)
+    url = reverse("ratings:history", args=["alice"])
+
+    client.force_login(charlie)
+    first = client.get(url).content.decode()
+    second = client.get(url + "?page=2").content.decode()
+    links = re.findall(r'href="/games/(\d+)/"', first + second)
+    assert links == [str(g.pk) for g in reversed(games)]
+    assert "Page 1 of 2" in first
+    client.force_login(bob)
+    assert f'href="/games/{hidden.pk}/"' in client.get(url).content.decode()
+    assert client.get(url + "?family=classic").status_code == 200
+    assert client.get(url + "?family=chess").status_code == 404
+    assert client.get(reverse("ratings:history", args=["nobody"])).status_code == 404
