@@ -21,8 +21,10 @@ def ensure_moderators_group(group_model, permission_model) -> None:
 
 
 def on_post_migrate(sender, apps=None, **kwargs) -> None:
+    # ``migrate`` passes the migrated state's apps; ``flush`` (as transactional tests do after
+    # each test) passes none, and the installed models are the ones to use then.
     if apps is None:
-        return
+        from django.apps import apps
     try:
         group_model = apps.get_model("auth", "Group")
         permission_model = apps.get_model("auth", "Permission")

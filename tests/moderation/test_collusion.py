@@ -58,7 +58,7 @@ def test_a_drain_trade_is_flagged_and_marked_when_the_drained_player_goes_bankru
     assert "went bankrupt soon after" in html
     for user in (alice, bob):  # both sides of the trade, to act on either
         assert f'href="{reverse("moderation:account", args=[user.pk])}"' in html
-    assert "Trade #1 is accepted." in html and "Alice surrenders." in html  # the log around it
+    assert "Trade #1 is accepted" in html and "Alice surrenders." in html  # the log around it
     queue = client.get(reverse("moderation:queue"), {"reason": "collusion"}).content.decode()
     assert "bankrupt soon after" in queue
 
