@@ -199,3 +199,19 @@ def test_a_game_with_maxima_replays_exactly_from_its_record(client, alice, bob, 
     by_max = [(e["e"], e.get("p"), e.get("amount")) for row in GameAction.objects.filter(game=game)
               for e in row.events if e.get("by") == "max"]
     assert by_max == [("bid", asked, price), ("bid", later, price + 100), ("pass", asked, None)]
+
+
+def test_the_log_keeps_no_trace_of_anothers_maximum(client, world):
+    game, users, cur = world
+    asked, later = _decline(client, game, users, cur)
+    post(client, game, users[later], type="max_bid", amount="5000")
+    seq = GameAction.objects.filter(game=game).latest("seq").seq
+    entry = f'<span class="log-seq">{seq}</span>'
+
+    for viewer, shown in ((users[later], True), (users[asked], False), (users[cur], False), (None, False)):
+        if viewer is None:
+            client.logout()
+        else:
+            client.force_login(viewer)
+        html = client.get(reverse("games:game_log", args=[game.pk])).content.decode()
+        assert (entry in html) is shown, viewer
