@@ -212,6 +212,12 @@ REFUSALS: tuple[Refusal, ...] = (
     refusal("a bid of {amount} is above your cash ({cash})",
             _("a bid of %(amount)s is above your cash (%(cash)s)"), amount=MONEY, cash=MONEY),
     refusal("you are not bidding in this auction", _("you are not bidding in this auction")),
+    # (RULES.md 15, maximum bids)
+    refusal("a maximum must be at least the lowest bid now ({low})",
+            _("a maximum must be at least the lowest bid now (%(low)s)"), low=MONEY),
+    refusal("a maximum of {amount} is above your cash ({cash})",
+            _("a maximum of %(amount)s is above your cash (%(cash)s)"), amount=MONEY, cash=MONEY),
+    refusal("you have left no maximum to withdraw", _("you have left no maximum to withdraw")),
     refusal("you hold the highest bid and cannot pass",
             _("you hold the highest bid and cannot pass")),
     # -- Building ------------------------------------------------------------------------------

@@ -12,7 +12,7 @@ from .boards import load_board
 from .bots import make_bot
 from .cards import CARDS, card_text
 from .errors import EngineError, IllegalAction, InvalidRules, RandomnessExhausted
-from .events import describe
+from .events import describe, visible_to
 from .rules import (
     ACTION_TYPES,
     JAIL_CARD_VALUE,
@@ -28,6 +28,7 @@ from .rules import (
     rent_tax_rate,
     salary_active,
     set_clock,
+    standing_maximum,
     stepper,
     street_rent,
     street_rents,
@@ -71,6 +72,7 @@ __all__ = [
     "rent_tax_rate",
     "salary_active",
     "set_clock",
+    "standing_maximum",
     "stepper",
     "street_rent",
     "street_rents",
@@ -78,5 +80,6 @@ __all__ = [
     "tradeable_deeds",
     "transfer_fee",
     "unmortgage_cost",
+    "visible_to",
     "waiting_on",
 ]

@@ -28,6 +28,17 @@ def _english(message: str) -> str:
     return message
 
 
+# Events only their own player may read while the game is on (RULES.md 15: a maximum bid is
+# secret until its auction ends; a finished game's replay shows everything).
+SECRET_EVENTS = frozenset({"max_bid"})
+
+
+def visible_to(event: dict, seat: int | None) -> bool:
+    """Whether the player at ``seat`` (None: a spectator) may read ``event`` while the game
+    runs: every event but a secret one of another player."""
+    return event.get("e") not in SECRET_EVENTS or (seat is not None and event.get("p") == seat)
+
+
 def describe(event: dict, names: list[str], board: Board,
              gettext: Callable[[str], str] = _english) -> str:
     """One line of the game log for one event, through ``gettext`` (English without one)."""
@@ -136,9 +147,19 @@ def describe(event: dict, names: list[str], board: Board,
                     text = gettext("Auction of {square}, opening at {price}.")
             return text.format(**parts)
         case "bid":
+            if event.get("by") == "max":
+                return gettext("{who} bids {amount} (by maximum).").format(who=who(), amount=money(amount))
             return gettext("{who} bids {amount}.").format(who=who(), amount=money(amount))
         case "pass":
+            if event.get("by") == "max":
+                return gettext("{who} passes (by maximum).").format(who=who())
             return gettext("{who} passes.").format(who=who())
+        case "max_bid":
+            # Secret (RULES.md 15): only its player is shown this (see visible_to).
+            if amount:
+                return gettext("{who} leaves a maximum bid of {amount}.").format(
+                    who=who(), amount=money(amount))
+            return gettext("{who} withdraws their maximum bid.").format(who=who())
         case "auction_won":
             return gettext("{who} wins the auction of {square} for {amount}.").format(
                 who=who(), square=sq(), amount=money(amount))

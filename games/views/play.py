@@ -138,7 +138,7 @@ def _context(request: HttpRequest, game: Game, seats: list[Seat], me: Seat | Non
         "builder": builder, "builder_open": builder_open,
         "dice": present.dice_view(state.last_dice), "economy": present.economy_view(state),
         "last_card": present.last_card(rows[0]["events"] if rows else [], names),
-        "log": present.log_entries(rows, names, state.board), "log_more": more,
+        "log": present.log_entries(rows, names, state.board, viewer=my), "log_more": more,
         "log_before": rows[-1]["seq"] if rows else None,
         "waiting_names": [names[p] for p in game.waiting_seats if 0 <= p < len(names)],
         "deadline": game.deadline if active else None,
@@ -176,11 +176,12 @@ def poll(request: HttpRequest, game_id: int) -> HttpResponse:
 @require_GET
 def log(request: HttpRequest, game_id: int) -> HttpResponse:
     """Older entries of the game log: a fragment for HTMX's "more" link, else a page."""
-    game, seats, _me = _load(request, game_id)
+    game, seats, me = _load(request, game_id)
     state = _shown_state(game.state, seats)
     rows, more = _log_rows(game, _int_param(request, "before"), limit=LOG_PAGE if request.htmx else 200)
     ctx = {"game": game, "table": game.table,
-           "log": present.log_entries(rows, [p.name for p in state.players], state.board),
+           "log": present.log_entries(rows, [p.name for p in state.players], state.board,
+                                      viewer=me.position if me is not None else None),
            "log_more": more, "log_before": rows[-1]["seq"] if rows else None}
     if request.htmx:
         return render(request, "games/partials/log_entries.html", ctx)

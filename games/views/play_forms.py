@@ -24,7 +24,8 @@ NO_PARAMS = ("roll", "end_turn", "buy", "decline", "pass", "pay_fine", "use_card
 SQUARE_PARAM = ("build", "sell", "sell_all", "mortgage", "unmortgage", "keep_mortgaged", "teleport", "destroy",
                 "auction_own")
 TRADE_PARAM = ("accept", "reject", "cancel")
-ACTION_TYPES = frozenset(NO_PARAMS + SQUARE_PARAM + TRADE_PARAM + ("bid", "income_tax", "casino", "bus", "propose"))
+ACTION_TYPES = frozenset(NO_PARAMS + SQUARE_PARAM + TRADE_PARAM
+                         + ("bid", "max_bid", "income_tax", "casino", "bus", "propose"))
 TRADE_FIELDS = ("to", "give_cash", "give_squares", "give_cards", "take_cash", "take_squares", "take_cards",
                 "counter")
 KNOWN_FIELDS = frozenset(("csrfmiddlewaretoken", "version", "type", "square", "amount", "choice", "numbers",
@@ -61,8 +62,12 @@ def number_ranges(state: GameState, seat: int, data: QueryDict) -> Ranges:
 
     def allowed(key: str) -> Allowed | None:
         if key == "amount":
-            bid = next((a for a in legal_actions(state, seat) if a["type"] == "bid"), None)
-            return Allowed(bid["min"], bid["max"]) if bid else None
+            # A bid's amount, or a maximum's (RULES.md 15: 0 withdraws it).
+            kind = "max_bid" if data.get("type") == "max_bid" else "bid"
+            bid = next((a for a in legal_actions(state, seat) if a["type"] == kind), None)
+            if bid is None:
+                return None
+            return Allowed(0 if kind == "max_bid" else bid["min"], bid["max"])
         side, _sep, what = key.partition("_")
         if side not in ("give", "take") or what not in ("cash", "cards"):
             return None
@@ -157,6 +162,8 @@ def parse_action(data: QueryDict, *, ranges: Ranges | None = None) -> ParsedActi
         action["trade"] = _whole(data, "trade", label=_("The trade"))
     elif kind == "bid":
         action["amount"] = _whole(data, "amount", label=_("The bid"), ranges=ranges)
+    elif kind == "max_bid":
+        action["amount"] = _whole(data, "amount", label=_("Your maximum"), ranges=ranges)
     elif kind == "income_tax":
         choice = data.get("choice")
         if choice not in ("flat", "percent"):

@@ -33,6 +33,7 @@ from games.engine import (
     tax_worth,
     transfer_fee,
     unmortgage_cost,
+    visible_to,
     waiting_on,
 )
 from games.models import GameAction
@@ -318,6 +319,8 @@ class Choices:
 
     types: set[str] = field(default_factory=set)
     bid: dict[str, int] | None = None
+    # RULES.md 15: the range of a maximum bid, and the viewer's own standing maximum (0: none).
+    max_bid: dict[str, int] | None = None
     income_tax: dict[str, int] | None = None
     bus: list[dict[str, Any]] = field(default_factory=list)
     teleport: list[dict[str, Any]] = field(default_factory=list)
@@ -356,6 +359,9 @@ def choices_for(st: GameState, p: int | None) -> Choices:
         t = a["type"]
         if t == "bid":
             c.bid = {"min": a["min"], "max": a["max"]}
+        elif t == "max_bid":
+            c.max_bid = {"min": a["min"], "max": a["max"], "held": a["held"],
+                         "can_set": a["min"] <= a["max"]}
         elif t == "income_tax":
             c.income_tax = {"flat": st.rules.income_tax, "percent": -(-tax_worth(st, p) // 10)}
         elif t == "bus":
@@ -524,11 +530,19 @@ def economy_view(st: GameState) -> dict[str, Any]:
     }
 
 
-def log_entries(rows: list[dict[str, Any]], names: list[str], board) -> list[dict[str, Any]]:
-    """Game log rows (newest first) in words: who acted and what happened."""
+def log_entries(rows: list[dict[str, Any]], names: list[str], board, *,
+                viewer: int | None = None) -> list[dict[str, Any]]:
+    """Game log rows (newest first) in words: who acted and what happened, as the player at
+    ``viewer`` (None: a spectator) may read it. A secret event (RULES.md 15: a maximum bid) is
+    left out for everyone but its player, and so is a row with nothing else in it: nobody
+    learns that someone left a maximum."""
     out = []
     for row in rows:
         events = row.get("events") or []
+        shown = [e for e in events if visible_to(e, viewer)]
+        if events and not shown:
+            continue
+        events = shown
         dice = next((e["dice"] for e in events if e.get("e") == "roll"), None)
         seat = row.get("seat")
         out.append({
@@ -578,6 +592,7 @@ def move_label(kind: str) -> str:
         "teleport": pgettext("move", "teleport"),
         "destroy": pgettext("move", "destroy"),
         "auction_own": pgettext("move", "auction own"),
+        "max_bid": pgettext("move", "maximum bid"),
         "timeout": pgettext("move", "timeout"),
     }
     return labels.get(kind, kind.replace("_", " "))

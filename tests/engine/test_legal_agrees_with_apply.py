@@ -10,6 +10,7 @@ from __future__ import annotations
 import pytest
 
 from games.engine import IllegalAction, RuleSet, apply, legal_actions, make_bot
+from games.engine.bots import RandomBot
 from games.engine.simulate import play_game
 
 SQUARE_TYPES = ("build", "sell", "sell_all", "mortgage", "unmortgage", "keep_mortgaged", "auction_own",
@@ -28,6 +29,9 @@ def _candidates(st, p):
     if top is not None and top["k"] == "auction" and top["stage"] == "bid":
         low = top["opening"] if top["leader"] == -1 else top["high"] + top["step"]
         out.append({"type": "bid", "player": p, "amount": low})
+        # RULES.md 15: a maximum at the lowest bid, or (when that is above the cash) the
+        # withdrawal of one already left.
+        out.append({"type": "max_bid", "player": p, "amount": low if low <= st.players[p].cash else 0})
     out.append({"type": "casino", "player": p, "numbers": [3]})
     return out
 
@@ -48,6 +52,9 @@ def _check(st, counts):
                 if a["type"] == "bid":
                     t = next(x for x in listed if x["type"] == "bid")
                     assert t["min"] == a["amount"] and t["max"] == st.players[p].cash
+                if a["type"] == "max_bid":
+                    t = next(x for x in listed if x["type"] == "max_bid")
+                    assert t["max"] == st.players[p].cash and (a["amount"] in (0, t["min"]))
                 apply(st.copy(), a, None, False)  # raises if listed but refused
                 counts["applied"] += 1
             else:
@@ -60,12 +67,14 @@ def _check(st, counts):
 @pytest.mark.parametrize(
     ("preset", "kinds", "seed"),
     [("classic", ("random",), 3), ("world-duel", ("random", "strategy"), 4), ("world-quick", ("random",), 5),
-     ("world-teams", ("strategy", "random"), 6)],
+     ("world-teams", ("strategy", "random"), 6), ("classic", ("random_max", "random"), 9),
+     ("world-classic", ("random_max", "strategy"), 8)],
 )
 def test_what_legal_actions_lists_is_what_apply_accepts(preset, kinds, seed):
     rules = RuleSet.build(preset)
     lo, hi = rules.seats
-    bots = [make_bot(kinds[s % len(kinds)]) for s in range(min(max(4, lo), hi))]
+    bots = [RandomBot(max_bids=True) if kinds[s % len(kinds)] == "random_max" else make_bot(kinds[s % len(kinds)])
+            for s in range(min(max(4, lo), hi))]
     counts = {"applied": 0, "refused": 0, "seen": 0}
 
     def watch(st, action):

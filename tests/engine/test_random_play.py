@@ -11,7 +11,7 @@ from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
 from games.engine import PRESET_NAMES, GameState, IllegalAction, RuleSet, apply
-from games.engine.bots import make_bot
+from games.engine.bots import RandomBot, make_bot
 from games.engine.invariants import check
 from games.engine.simulate import play_actions, play_game, replay
 
@@ -24,7 +24,13 @@ SETTINGS = settings(
     phases=[Phase.explicit, Phase.generate],
     suppress_health_check=[HealthCheck.too_slow],
 )
-BOT_MIXES = [("random",), ("strategy",), ("strategy", "random"), ("random", "random", "strategy")]
+# "random_max": the random bot that also leaves and withdraws maximum bids (RULES.md 15).
+BOT_MIXES = [("random",), ("strategy",), ("strategy", "random"), ("random", "random", "strategy"),
+             ("random_max", "random"), ("random_max", "strategy", "random_max")]
+
+
+def _bot(name: str):
+    return RandomBot(max_bids=True) if name == "random_max" else make_bot(name)
 
 
 def _players(rules: RuleSet, draw: int) -> int:
@@ -35,7 +41,7 @@ def _players(rules: RuleSet, draw: int) -> int:
 def _play(preset: str, seed: int, mix: tuple, players_draw: int, **kw):
     rules = RuleSet.build(preset)
     n = _players(rules, players_draw)
-    bots = [make_bot(mix[i % len(mix)]) for i in range(n)]
+    bots = [_bot(mix[i % len(mix)]) for i in range(n)]
     return rules, n, play_game(rules, bots, seed, **kw)
 
 
@@ -136,10 +142,11 @@ def _forgeries(state, rng: random.Random) -> list:
                 "teleport",
                 "destroy",
                 "auction_own",
+                "max_bid",
             )
         )
         a = {"type": kind, "player": p}
-        if kind == "bid":
+        if kind in ("bid", "max_bid"):
             a["amount"] = rng.choice((-5, 0, 1, 10**9, "10", True, None, rng.randrange(0, 5000)))
         elif kind in (
             "build",

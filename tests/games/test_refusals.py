@@ -366,6 +366,10 @@ def _probes(state, seat: int, rng: random.Random) -> list[dict]:
     moves += [
         {"type": "bid", "amount": rng.choice([0, 1, 10, 10**6])},
         {"type": "bid", "amount": "x"},
+        # RULES.md 15 (no maximum is ever accepted here: none to withdraw, none in range).
+        {"type": "max_bid", "amount": 10**6},
+        {"type": "max_bid", "amount": 0},
+        {"type": "max_bid", "amount": -1},
         {"type": "income_tax", "choice": rng.choice(["flat", "percent", "half"])},
         {"type": "casino", "numbers": rng.choice([[1], [1, 1], [7], [1, 2, 3, 4]])},
         {"type": "bus", "choice": rng.choice(["first", "second", "sum", "both"])},
@@ -390,7 +394,7 @@ def _probes(state, seat: int, rng: random.Random) -> list[dict]:
 def _advance(state, rng: random.Random) -> bool:
     """One legal move of a player the game waits on (no trades, no surrender)."""
     for seat in waiting_on(state):
-        moves = [a for a in legal_actions(state, seat) if a["type"] not in ("propose", "surrender")]
+        moves = [a for a in legal_actions(state, seat) if a["type"] not in ("propose", "surrender", "max_bid")]
         if not moves:
             continue
         move = dict(rng.choice(moves))

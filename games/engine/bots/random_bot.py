@@ -44,9 +44,11 @@ class RandomBot:
     free_per_turn = 3
     propose_chance = 0.03
 
-    def __init__(self) -> None:
+    def __init__(self, max_bids: bool = False) -> None:
         self._turn: Any = None
         self._free = 0
+        # Maximum bids (RULES.md 15) only when asked: the bots' games stay as they were.
+        self.max_bids = max_bids
 
     def choose(self, state: GameState, seat: int, rng) -> dict:
         st = state
@@ -65,7 +67,7 @@ class RandomBot:
             t = a["type"]
             if t == "propose":
                 can_propose = True
-            elif t == "surrender":
+            elif t == "surrender" or (t == "max_bid" and not self.max_bids):
                 continue
             elif t not in FREE_TYPES:
                 main.append(a)
@@ -100,6 +102,10 @@ class RandomBot:
             lo, hi = a.pop("min"), a.pop("max")
             # Biased low: most random bids stay near the minimum.
             a["amount"] = lo + int((hi - lo) * rng.random() ** 4)
+        elif t == "max_bid":
+            lo, hi, held = a.pop("min"), a.pop("max"), a.pop("held")
+            # Withdraw a standing maximum now and then; else leave one within the range.
+            a["amount"] = 0 if held and (lo > hi or rng.random() < 0.2) else lo + int((hi - lo) * rng.random() ** 2)
         elif t == "casino":
             a["numbers"] = rng.sample(range(1, 7), rng.randint(1, 3))
         return a

@@ -28,7 +28,7 @@ Where each rule lives:
 
 from __future__ import annotations
 
-from .auctions import auction_askee
+from .auctions import auction_askee, standing_maximum
 from .buildings import _build_error, _build_timing_error, _money_timing_error, _sell_error
 from .checks import legal_actions
 from .context import _WAITING, CASINO_STAKE, DECISIONS, JAIL_CARD_VALUE, Ctx
@@ -76,6 +76,7 @@ __all__ = [
     "rent_tax_rate",
     "salary_active",
     "set_clock",
+    "standing_maximum",
     "stepper",
     "street_rent",
     "street_rents",

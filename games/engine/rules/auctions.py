@@ -50,6 +50,7 @@ def _drop_bidder(f: dict, p: int) -> None:
     if f["leader"] == p:
         f["leader"] = -1
         f["high"] = 0
+    _forget_maximum(f, p)
     if f.get("stage") == "place" and f.get("winner") == p:
         f["stage"] = "done"
     _fix_turn(f)
@@ -176,7 +177,10 @@ def _act_bid(ctx: Ctx, p: int, a: dict) -> None:
     err = _bid_error(st, p, amount)
     if err:
         raise IllegalAction(err)
-    f = st.stack[-1]
+    _do_bid(ctx, st.stack[-1], p, amount)
+
+
+def _do_bid(ctx: Ctx, f: dict, p: int, amount: int, by_max: bool = False) -> None:
     f["high"] = amount
     f["leader"] = p
     if f["style"] == "open":
@@ -185,7 +189,10 @@ def _act_bid(ctx: Ctx, p: int, a: dict) -> None:
         # rotating style is a pass final).
         f["passed"].clear()
     if ctx.events is not None:
-        ctx.ev("bid", p=p, amount=amount)
+        if by_max:
+            ctx.ev("bid", p=p, amount=amount, by="max")
+        else:
+            ctx.ev("bid", p=p, amount=amount)
     _fix_turn(f)
     if f["what"] == "building":
         _after_bid_step(ctx, f)
@@ -212,13 +219,19 @@ def _act_pass(ctx: Ctx, p: int, a: dict) -> None:
     err = _pass_error(st, p)
     if err:
         raise IllegalAction(err)
-    _do_pass(ctx, st.stack[-1], p)
+    f = st.stack[-1]
+    # A pass by hand is the player's own answer: it withdraws their maximum (RULES.md 15).
+    _forget_maximum(f, p)
+    _do_pass(ctx, f, p)
 
 
-def _do_pass(ctx: Ctx, f: dict, p: int) -> None:
+def _do_pass(ctx: Ctx, f: dict, p: int, by_max: bool = False) -> None:
     f["passed"].append(p)
     if ctx.events is not None:
-        ctx.ev("pass", p=p)
+        if by_max:
+            ctx.ev("pass", p=p, by="max")
+        else:
+            ctx.ev("pass", p=p)
     _fix_turn(f)
     if f["what"] == "building":
         _after_bid_step(ctx, f)
@@ -243,3 +256,154 @@ def _after_bid_step(ctx: Ctx, f: dict) -> None:
     elif not _placements(st, w, f["building"]):
         f["stage"] = "done"
     _charge(ctx, w, BANK, f["high"], "auction")
+
+
+# ---------------------------------------------------------------------------------------------
+# Maximum bids (RULES.md 15)
+# ---------------------------------------------------------------------------------------------
+#
+# A frame keeps its maxima under "max", a list of [seat, amount] in the order they were left
+# (a replaced maximum counts as left anew), only while at least one stands: a frame without
+# the key is an auction nobody left a maximum in, and plays exactly as before. The list is
+# secret game data: the site never shows the raw state, shows a player only their own
+# maximum (``standing_maximum``) and hides the ``max_bid`` events from everyone else
+# (``events.visible_to``).
+
+
+def standing_maximum(st: GameState, p: int) -> int | None:
+    """The maximum ``p`` has left in the auction under way, or None."""
+    f = st.stack[-1] if st.stack else None
+    if f is None or f["k"] != "auction":
+        return None
+    for q, amount in f.get("max", ()):
+        if q == p:
+            return amount
+    return None
+
+
+def _forget_maximum(f: dict, p: int) -> None:
+    maxima = f.get("max")
+    if not maxima:
+        return
+    for i, (q, _amount) in enumerate(maxima):
+        if q == p:
+            del maxima[i]
+            break
+    if not maxima:
+        del f["max"]
+
+
+def _max_bid_error(st: GameState, p: int, amount: Any = LOWEST_BID) -> str | None:
+    """RULES.md 15: any player who may still bid in the auction under way (in or out of turn)
+    leaves a maximum of at least the lowest bid and at most their cash; 0 withdraws it. In an
+    open auction a pass is not final (section 4), so a bidder who passed may leave one too."""
+    stack = st.stack
+    if not stack or stack[-1]["k"] != "auction":
+        return "there is no auction under way"
+    f = stack[-1]
+    if f["stage"] != "bid":
+        return "the bidding is over; the winner is placing the building"
+    if amount is not LOWEST_BID and type(amount) is not int:
+        err = _int_error(amount, "amount")
+        if err:
+            return err
+    if p not in f["bidders"]:
+        return "you are not a bidder in this auction"
+    if f["style"] == "rotating" and p in f["passed"]:
+        return "you have passed; a pass is final"
+    held = standing_maximum(st, p)
+    low = auction_min_bid(f)
+    cash = st.players[p].cash
+    if amount is LOWEST_BID:
+        # (legal_actions' question: may p leave a maximum, or withdraw the one left?)
+        return None if held is not None or low <= cash else f"the lowest bid now is {low}"
+    if amount == 0:
+        return None if held is not None else "you have left no maximum to withdraw"
+    if amount < low:
+        return f"a maximum must be at least the lowest bid now ({low})"
+    if amount > cash:
+        return f"a maximum of {amount} is above your cash ({cash})"
+    return None
+
+
+def _act_max_bid(ctx: Ctx, p: int, a: dict) -> None:
+    st = ctx.state
+    amount = a.get("amount")
+    err = _max_bid_error(st, p, amount)
+    if err:
+        raise IllegalAction(err)
+    f = st.stack[-1]
+    _forget_maximum(f, p)
+    if amount:
+        f.setdefault("max", []).append([p, amount])
+        if f["style"] == "open" and p in f["passed"]:
+            # A maximum is an answer to the bid to beat: it takes back an earlier pass
+            # (settling passes for the holder again if it cannot lead).
+            f["passed"].remove(p)
+    # Secret (RULES.md 15): the site shows this event to ``p`` only.
+    ctx.ev("max_bid", p=p, amount=amount)
+    # The core's run loop settles the holders (``_settle_maxima``) before it looks at the
+    # auction again.
+
+
+def _settle_maxima(ctx: Ctx, f: dict) -> None:
+    """RULES.md 15: the engine bids and passes for the holders of maxima. The run loop calls
+    this whenever the auction is on top, after every action: settling a settled auction
+    changes nothing, so that covers "each time a maximum is left and after each bid" (open)
+    and "whenever it is a holder's turn" (rotating)."""
+    if f["stage"] != "bid":
+        return
+    if f["style"] == "rotating":
+        _settle_rotating(ctx, f)
+    else:
+        _settle_open(ctx, f)
+
+
+def _settle_rotating(ctx: Ctx, f: dict) -> None:
+    """The holder asked bids the lowest bid if it is within their maximum and cash, and passes
+    (finally) otherwise; then the next one is asked, so holders among themselves play it out."""
+    players = ctx.state.players
+    while "max" in f and f["stage"] == "bid" and not _auction_over(f):
+        q = auction_askee(f)
+        held = next((amount for s, amount in f["max"] if s == q), None)
+        if held is None:
+            return
+        low = auction_min_bid(f)
+        if min(held, players[q].cash) >= low:
+            _do_bid(ctx, f, q, low, by_max=True)
+        else:
+            _forget_maximum(f, q)
+            _do_pass(ctx, f, q, by_max=True)
+
+
+def _settle_open(ctx: Ctx, f: dict) -> None:
+    """The favourite (the highest maximum within cash among the holders still asked; equal
+    maxima: the one left first) leads just above the next maximum, at least at the lowest bid,
+    at most at its own; the other holders pass. A holder who has passed since the last bid
+    waits for the next bid, as anyone who passed does (section 4)."""
+    players = ctx.state.players
+    passed = f["passed"]
+    active = [(q, min(amount, players[q].cash)) for q, amount in f["max"] if q not in passed]
+    if not active:
+        return
+    leader = f["leader"]
+    low = auction_min_bid(f)
+    fav = None
+    for q, limit in active:
+        if (q == leader or limit >= low) and (fav is None or limit > fav[1]):
+            fav = (q, limit)
+    if fav is not None:
+        fq, flimit = fav
+        second = max((limit for q, limit in active if q != fq), default=None)
+        if fq == leader:
+            # Its bid stands unless another holder could still outbid it.
+            if second is not None and second >= low:
+                _do_bid(ctx, f, fq, min(second + f["step"], flimit), by_max=True)
+        else:
+            target = low if second is None else max(low, second + f["step"])
+            _do_bid(ctx, f, fq, min(target, flimit), by_max=True)
+    for q, _limit in active:
+        if f["stage"] != "bid":
+            return
+        if q != f["leader"] and q not in f["passed"]:
+            _do_pass(ctx, f, q, by_max=True)

@@ -5,7 +5,7 @@ handlers check.
 from __future__ import annotations
 
 from ..state import GameState
-from .auctions import _bid_error, _pass_error, auction_min_bid
+from .auctions import _bid_error, _max_bid_error, _pass_error, auction_min_bid, standing_maximum
 from .buildings import _build_error, _build_timing_error, _money_timing_error, _placements, _sell_all_error, _sell_error
 from .mortgages import _auction_own_error, _keep_mortgaged_error, _mortgage_error, _unmortgage_error
 from .trades import _answer_error, _trade_window_error
@@ -56,6 +56,11 @@ def legal_actions(state: GameState, p: int) -> list[dict]:
                     out.append({"type": "bid", "player": p, "min": auction_min_bid(top), "max": st.players[p].cash})
                 if _pass_error(st, p) is None:
                     out.append({"type": "pass", "player": p})
+                if _max_bid_error(st, p) is None:
+                    # RULES.md 15: ``held`` is p's own maximum (0: none); no seat's list ever
+                    # tells another's.
+                    out.append({"type": "max_bid", "player": p, "min": auction_min_bid(top),
+                                "max": st.players[p].cash, "held": standing_maximum(st, p) or 0})
         elif k == "trade_response":
             for answer in ("accept", "reject", "cancel"):
                 if _answer_error(st, p, None, answer) is None:

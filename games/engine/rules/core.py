@@ -13,7 +13,7 @@ from typing import Any
 
 from ..errors import IllegalAction
 from ..state import NO_OWNER, GameState
-from .auctions import _act_bid, _act_pass, _auction_over, _finish_auction
+from .auctions import _act_bid, _act_max_bid, _act_pass, _auction_over, _finish_auction, _settle_maxima
 from .buildings import _act_build, _act_sell, _act_sell_all
 from .context import _WAITING, DECISIONS, Ctx
 from .money import _charge, _settle
@@ -53,6 +53,8 @@ def _run(ctx: Ctx) -> None:
                 continue
             return
         if k == "auction":
+            if "max" in top:
+                _settle_maxima(ctx, top)  # RULES.md 15: the engine answers for the holders
             if not _auction_over(top):
                 return  # still bidding, or the winner is placing the building
             stack.pop()
@@ -133,7 +135,7 @@ _HANDLERS = {
     "accept": _act_accept, "reject": _act_reject, "cancel": _act_cancel, "surrender": _act_surrender,
     "income_tax": _act_income_tax, "casino": _act_casino, "casino_skip": _act_casino_skip,
     "bus": _act_bus, "teleport": _act_teleport, "destroy": _act_destroy, "auction_own": _act_auction_own,
-    "timeout": _act_timeout,
+    "max_bid": _act_max_bid, "timeout": _act_timeout,
 }
 
 

@@ -1,0 +1,67 @@
+"""The auction panel's "Set my maximum" in a real browser (RULES.md 15), on a desktop and a
+phone: the form, its one-line meaning and the player's own standing maximum all fit the board's
+centre and can be tapped; setting one by htmx shows it to its player, and the other bidder's
+page never does."""
+
+from __future__ import annotations
+
+import pytest
+
+from games import services
+from games.engine import GameState, waiting_on
+from tests.e2e.layout_helpers import DESKTOP, PHONE, page_width, reload
+from tests.e2e.test_phone_board import open_game
+from tests.e2e.test_trade_offer_layout import CENTRE_JS
+from tests.games.play_helpers import play_until, start_game, users_by_seat
+
+pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True)]
+
+
+def auction_game(alice, bob, charlie):
+    """A world-classic game (rotating auction) where the current player has declined square 39."""
+    game = play_until(start_game(alice, bob, charlie, preset="world-classic"), lambda s: s.pending() == "roll")
+    state = GameState.from_json(game.state)
+    state.stack.append({"k": "buy", "p": state.current, "sq": 39})
+    game.state, game.pending, game.waiting_seats = state.to_json(), "buy", waiting_on(state)
+    game.save()
+    users = users_by_seat(game)
+    services.game_submit_action(game=game, user=users[state.current], action={"type": "decline"},
+                                expected_version=game.version)
+    game.refresh_from_db()
+    cur = state.current
+    return game, users, (cur + 1) % 3, (cur + 2) % 3
+
+
+@pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=lambda v: str(v["width"]))
+def test_setting_a_maximum_in_the_auction_panel(browser, site, artifacts, alice, bob, charlie, viewport):
+    game, users, asked, later = auction_game(alice, bob, charlie)
+    width = viewport["width"]
+    context, page = open_game(browser, site, users[later], game, viewport)
+    other_context, other = open_game(browser, site, users[asked], game, viewport)
+    try:
+        centre = page.locator("#game .centre")
+        assert "nobody else sees it" in centre.text_content()
+        page.locator("#max-bid-amount").fill("4750")
+        page.locator("button[value=max_bid]").first.click()
+        page.locator(".my-maximum").wait_for()
+        assert page.locator(".my-maximum").text_content().strip() == "Your maximum: $4,750 (only you see it)."
+        page.locator("#game .board").screenshot(path=str(artifacts / f"max-bid-{width}.png"))
+        assert page_width(page) <= width
+        for part in page.evaluate(CENTRE_JS, [".my-maximum", "#max-bid-amount", "button[value=max_bid]",
+                                              ".max-bid .help"]):
+            assert not part.get("missing"), part
+            assert part["inside"], part
+            assert part["reachable"], part
+        # The bidder asked sees Bid, Pass and Set my maximum, and nothing of charlie's maximum.
+        reload(other)
+        other.locator("#game .board").screenshot(path=str(artifacts / f"max-bid-other-{width}.png"))
+        text = other.locator("#game").text_content()
+        assert "4,750" not in text and "Your maximum:" not in text
+        assert other.locator("button[value=bid]").count() == 1
+        assert other.locator("button[value=max_bid]").count() == 1
+        # Withdrawn: the standing maximum is gone from the page.
+        page.locator("button[value=max_bid]", has_text="Withdraw it").click()
+        page.locator(".my-maximum").wait_for(state="detached")
+    finally:
+        context.close()
+        other_context.close()
