@@ -53,6 +53,7 @@ INSTALLED_APPS = [
     "django_ratelimit",
     "accounts",
     "games",
+    "notifications",
 ]
 
 MIDDLEWARE = [

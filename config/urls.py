@@ -6,6 +6,7 @@ urlpatterns = [
     path("accounts/", include("accounts.urls")),
     path("accounts/", include("allauth.urls")),
     # The games app owns "/" (the lobby) and everything about tables and games.
+    path("notifications/", include("notifications.urls")),
     path("", include("games.urls")),
     path("i18n/", include("django.conf.urls.i18n")),
     path("admin/", admin.site.urls),

@@ -35,15 +35,17 @@ def _zone(name: str | None) -> zoneinfo.ZoneInfo | None:
         return None
 
 
-def _send(
+def send(
     *,
     name: str,
     to: str,
     context: dict[str, Any],
     language: str | None = None,
     time_zone: str | None = None,
+    headers: dict[str, str] | None = None,
 ) -> None:
-    """Render the three templates of e-mail ``name`` for one recipient and send it."""
+    """Render the three templates of e-mail ``name`` for one recipient and send it (with
+    ``headers``: notifications.emails gives every notification its List-Unsubscribe ones)."""
     context = {"site_name": settings.SITE_NAME, "site_url": settings.SITE_URL, **context}
     with translation.override(language or settings.LANGUAGE_CODE):
         zone = _zone(time_zone)
@@ -58,7 +60,7 @@ def _send(
         finally:
             if zone is not None:
                 timezone.deactivate()
-    message = EmailMultiAlternatives(subject=subject, body=text, to=[to])
+    message = EmailMultiAlternatives(subject=subject, body=text, to=[to], headers=headers)
     message.attach_alternative(html, "text/html")
     message.send()
 
@@ -74,7 +76,7 @@ def _humans(game: Game, positions: Iterable[int] | None = None) -> list[tuple[Se
     ]
 
 
-def _game_context(game: Game) -> dict[str, Any]:
+def game_context(game: Game) -> dict[str, Any]:
     table = game.table
     return {
         "game": game,
@@ -91,8 +93,8 @@ def send_your_turn(*, game: Game) -> int:
     for seat, user in _humans(game, game.waiting_seats or []):
         if seat.position < len(players) and players[seat.position].get("bankrupt"):
             continue
-        context = {**_game_context(game), "user": user, "seat": seat, "deadline": game.deadline}
-        _send(
+        context = {**game_context(game), "user": user, "seat": seat, "deadline": game.deadline}
+        send(
             name="your_turn",
             to=user.email,
             context=context,
@@ -107,12 +109,12 @@ def send_game_over(*, game: Game, winner: str) -> int:
     sent = 0
     for seat, user in _humans(game):
         context = {
-            **_game_context(game),
+            **game_context(game),
             "user": user,
             "winner": winner,
             "you_won": game.winner_seat == seat.position,
         }
-        _send(
+        send(
             name="game_over",
             to=user.email,
             context=context,
@@ -147,7 +149,8 @@ def plain_name(text: str, limit: int) -> str:
     return _LINK_PARTS.sub(lambda m: f"[{m.group(0)}]", text)
 
 
-def send_invitation(*, invitation: Invitation) -> None:
+def send_invitation(*, invitation: Invitation, headers: dict[str, str] | None = None,
+                    extra: dict[str, Any] | None = None) -> None:
     table = invitation.table
     invitee = User.objects.filter(email__iexact=invitation.email, is_active=True).first()
     context = {
@@ -158,12 +161,14 @@ def send_invitation(*, invitation: Invitation) -> None:
         "inviter": plain_name(table.host.public_name, INVITER_NAME_CHARS),
         "invite_url": absolute(invite_path(table.invite_code)),
         "invitee": invitee,
+        **(extra or {}),
     }
     language = invitee.language if invitee else invitation.invited_by.language
-    _send(
+    send(
         name="invitation",
         to=invitation.email,
         context=context,
         language=language,
         time_zone=invitee.time_zone if invitee else None,
+        headers=headers,
     )

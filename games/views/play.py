@@ -35,6 +35,7 @@ from games.views import present
 from games.views.api import seat_actions
 from games.views.errors import refused_page
 from games.views.play_forms import FormError, number_ranges, parse_action, prefill_from
+from notifications import presence
 
 POLL_SECONDS = {Table.Pace.LIVE: 2, Table.Pace.CORRESPONDENCE: 15}
 LOG_PAGE = 20
@@ -150,6 +151,8 @@ def _context(request: HttpRequest, game: Game, seats: list[Seat], me: Seat | Non
 @require_GET
 def game(request: HttpRequest, game_id: int) -> HttpResponse:
     game, seats, me = _load(request, game_id)
+    if me is not None:
+        presence.seen(user_id=request.user.pk, game_id=game.pk)
     ctx = _context(request, game, seats, me)
     if request.htmx and not request.htmx.boosted:
         return render(request, "games/partials/game_body.html", ctx)
@@ -166,6 +169,9 @@ def poll(request: HttpRequest, game_id: int) -> HttpResponse:
     version = Game.objects.filter(visible, pk=game_id).values_list("version", flat=True).first()
     if version is None:
         raise Http404("no such game")
+    if request.user.is_authenticated:
+        # The page is open: no e-mail about this game while it polls (issue 14).
+        presence.seen(user_id=request.user.pk, game_id=game_id)
     if request.GET.get("v") == str(version):
         return HttpResponse(status=204)
     game, seats, me = _load(request, game_id)
@@ -255,6 +261,8 @@ def act(request: HttpRequest, game_id: int) -> HttpResponse:
         # Without JavaScript: the site's page, saying why, with the way back to the game.
         return refused_page(request, reason=message, status=403,
                             back_url=reverse("games:game", args=[game_id]), back_label=_("Back to the game"))
+    # A move is a visit: no e-mail about this game while its player is at it (issue 14).
+    presence.seen(user_id=request.user.pk, game_id=game.pk)
     prefill = prefill_from(request.POST)
 
     def ranges(key: str):
