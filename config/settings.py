@@ -342,6 +342,12 @@ CELERY_BEAT_SCHEDULE: dict[str, dict] = {
         # A run that could not start within its own period is pointless: the next one is due.
         "options": {"expires": 5.0},
     },
+    # Each user's daily digest at their local morning (issue 14); once a day each, however often.
+    "notifications-send-digests": {
+        "task": "notifications.tasks.send_digests",
+        "schedule": 900.0,
+        "options": {"expires": 900.0},
+    },
 }
 
 LOGGING = {

@@ -75,3 +75,18 @@ class Preference(models.Model):
 
     def __str__(self) -> str:
         return f"user {self.user_id} {self.kind}: {self.mode}"
+
+
+class Digest(models.Model):
+    """One daily digest of a user, on the day of their own calendar it went out: the unique
+    (user, day) keeps a second run of the task (or a second worker) from sending another."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    day = models.DateField()
+    sent_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["user", "day"], name="digest_unique_day")]
+
+    def __str__(self) -> str:
+        return f"digest of user {self.user_id} for {self.day}"

@@ -23,6 +23,7 @@ from notifications.models import Kind, Mode, Notification, Preference
 logger = logging.getLogger(__name__)
 
 UNSUBSCRIBE_SALT = "notifications.unsubscribe"
+DIGEST_KIND = "digest"  # an unsubscribe token's kind for the daily digest itself
 # The kinds about one game that the game page itself shows: no e-mail while the person has it open.
 SHOWN_ON_THE_PAGE = {Kind.YOUR_TURN, Kind.TRADE_OFFERED, Kind.AUCTION_OPEN, Kind.GAME_OVER, Kind.FORFEITED}
 # The kinds that are about a wait: once the game no longer waits on the seat, they are stale.
@@ -124,7 +125,7 @@ def unsubscribe_target(token: str) -> tuple[int, str] | None:
         user_id, kind = signing.loads(token, salt=UNSUBSCRIBE_SALT)
     except (signing.BadSignature, ValueError, TypeError):
         return None
-    if not isinstance(user_id, int) or kind not in Kind.values:
+    if not isinstance(user_id, int) or kind not in (*Kind.values, DIGEST_KIND):
         return None
     return user_id, kind
 

@@ -18,6 +18,7 @@ from django.views.decorators.http import require_http_methods
 
 from accounts.models import User
 from notifications import services
+from notifications.digest import DIGEST_LABEL
 from notifications.models import Kind, Mode, Preference
 
 
@@ -52,8 +53,13 @@ def unsubscribe(request: HttpRequest, token: str) -> HttpResponse:
     if user is None:
         return render(request, "notifications/unsubscribe.html", {"invalid": True}, status=404)
     kind = target[1]
-    ctx = {"kind_label": Kind(kind).label, "token": token}
+    label = DIGEST_LABEL if kind == services.DIGEST_KIND else Kind(kind).label
+    ctx = {"kind_label": label, "token": token}
     if request.method == "POST":
-        services.preference_set(user=user, kind=kind, mode=Mode.OFF)
+        if kind == services.DIGEST_KIND:
+            # The digest's own link: whatever was read in the digest is switched off.
+            Preference.objects.filter(user=user, mode=Mode.DIGEST).update(mode=Mode.OFF)
+        else:
+            services.preference_set(user=user, kind=kind, mode=Mode.OFF)
         return render(request, "notifications/unsubscribe.html", {**ctx, "done": True})
     return render(request, "notifications/unsubscribe.html", ctx)
