@@ -130,6 +130,14 @@ def unsubscribe_target(token: str) -> tuple[int, str] | None:
     return user_id, kind
 
 
+def notification_mark_read(*, user, ids: Iterable[int] | None = None) -> int:
+    """Mark a user's notifications read (those ``ids``, or all); another user's are untouched."""
+    rows = Notification.objects.filter(user=user, read_at__isnull=True)
+    if ids is not None:
+        rows = rows.filter(pk__in=list(ids))
+    return rows.update(read_at=timezone.now())
+
+
 def _finish(n: Notification, status: str, **fields: Any) -> None:
     Notification.objects.filter(pk=n.pk).update(status=status, **fields)
     n.status = status
