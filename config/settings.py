@@ -57,6 +57,7 @@ INSTALLED_APPS = [
     "rules",
     "moderation",
     "ratings",
+    "notifications",
 ]
 
 MIDDLEWARE = [
@@ -327,7 +328,7 @@ elif CELERY_BROKER_URL.startswith(("redis:", "rediss:")):
     CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 120}
 CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", False)
 # Every task is idempotent (process_deadlines claims each game by its row lock and deadline;
-# notify_turn by a conditional UPDATE; e-mails at worst go twice), so a task is acknowledged
+# notifications by a unique row per event and a conditional UPDATE), so a task is acknowledged
 # after it ran, and one whose worker process died is queued again, not lost. Each worker
 # process takes one task at a time, so a crash strands no prefetched pile behind it.
 CELERY_TASK_ACKS_LATE = True
@@ -357,6 +358,12 @@ CELERY_BEAT_SCHEDULE: dict[str, dict] = {
         "task": "ratings.tasks.results_catch_up",
         "schedule": 300.0,
         "options": {"expires": 300.0},
+    },
+    # Each user's daily digest at their local morning (issue 14); once a day each, however often.
+    "notifications-send-digests": {
+        "task": "notifications.tasks.send_digests",
+        "schedule": 900.0,
+        "options": {"expires": 900.0},
     },
 }
 

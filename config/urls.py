@@ -8,6 +8,7 @@ urlpatterns = [
     # Moderation: /moderation/ for moderators, report and block pages, each game's chat.
     path("", include("moderation.urls")),
     # The games app owns "/" (the lobby) and everything about tables and games.
+    path("notifications/", include("notifications.urls")),
     path("", include("games.urls")),
     # Profiles, leaderboards and rematches.
     path("", include("ratings.urls")),

@@ -165,8 +165,8 @@ class Game(models.Model):
     # When the pending decision times out (RULES.md 11); null while nothing can time out.
     deadline = models.DateTimeField(null=True, blank=True, db_index=True)
     winner_seat = models.PositiveSmallIntegerField(null=True, blank=True)
-    # The last version whose "your turn" e-mails went out: tasks.notify_turn claims a version
-    # with a conditional UPDATE on this column, so that each is mailed at most once.
+    # No longer written: "your turn" e-mails are notifications.models.Notification rows, one per
+    # wait (issue 14). Kept until a migration of the games app drops it.
     notified_version = models.PositiveIntegerField(default=0)
     started_at = models.DateTimeField(auto_now_add=True)
     finished_at = models.DateTimeField(null=True, blank=True)

@@ -1,4 +1,7 @@
-"""E-mails of the games app: your turn, an invitation, game over.
+"""E-mails of the games app: the rendering of every e-mail, and the invitation.
+
+The notifications app decides who hears what (notifications/services.py) and sends through
+``send``; invitations to addresses without an account go out from here directly.
 
 Each e-mail is three templates under templates/emails/ (``<name>_subject.txt``, ``<name>.txt``,
 ``<name>.html``), rendered in the recipient's language and time zone, with absolute links built
@@ -11,7 +14,6 @@ import logging
 import re
 import unicodedata
 import zoneinfo
-from collections.abc import Iterable
 from typing import Any
 
 from django.conf import settings
@@ -22,7 +24,7 @@ from django.utils.text import Truncator
 
 from accounts.models import User
 from games.links import absolute, game_path, invite_path
-from games.models import Game, Invitation, Seat
+from games.models import Game, Invitation
 from games.options import PRESET_LABELS
 
 logger = logging.getLogger(__name__)
@@ -35,15 +37,17 @@ def _zone(name: str | None) -> zoneinfo.ZoneInfo | None:
         return None
 
 
-def _send(
+def send(
     *,
     name: str,
     to: str,
     context: dict[str, Any],
     language: str | None = None,
     time_zone: str | None = None,
+    headers: dict[str, str] | None = None,
 ) -> None:
-    """Render the three templates of e-mail ``name`` for one recipient and send it."""
+    """Render the three templates of e-mail ``name`` for one recipient and send it (with
+    ``headers``: notifications.emails gives every notification its List-Unsubscribe ones)."""
     context = {"site_name": settings.SITE_NAME, "site_url": settings.SITE_URL, **context}
     with translation.override(language or settings.LANGUAGE_CODE):
         zone = _zone(time_zone)
@@ -58,23 +62,12 @@ def _send(
         finally:
             if zone is not None:
                 timezone.deactivate()
-    message = EmailMultiAlternatives(subject=subject, body=text, to=[to])
+    message = EmailMultiAlternatives(subject=subject, body=text, to=[to], headers=headers)
     message.attach_alternative(html, "text/html")
     message.send()
 
 
-def _humans(game: Game, positions: Iterable[int] | None = None) -> list[tuple[Seat, User]]:
-    """The human players of a game (optionally only those seats) who have an e-mail address."""
-    wanted = set(positions) if positions is not None else None
-    seats = game.table.seats.filter(user__isnull=False, bot="").select_related("user")
-    return [
-        (s, s.user)
-        for s in seats
-        if s.user.email and s.user.is_active and (wanted is None or s.position in wanted)
-    ]
-
-
-def _game_context(game: Game) -> dict[str, Any]:
+def game_context(game: Game) -> dict[str, Any]:
     table = game.table
     return {
         "game": game,
@@ -82,45 +75,6 @@ def _game_context(game: Game) -> dict[str, Any]:
         "preset": PRESET_LABELS.get(table.preset, table.preset),
         "game_url": absolute(game_path(game.pk, table.pk)),
     }
-
-
-def send_your_turn(*, game: Game) -> int:
-    """E-mail each human the game waits on (RULES.md 1: correspondence tables). Returns how many."""
-    players = game.state.get("players") or []
-    sent = 0
-    for seat, user in _humans(game, game.waiting_seats or []):
-        if seat.position < len(players) and players[seat.position].get("bankrupt"):
-            continue
-        context = {**_game_context(game), "user": user, "seat": seat, "deadline": game.deadline}
-        _send(
-            name="your_turn",
-            to=user.email,
-            context=context,
-            language=user.language,
-            time_zone=user.time_zone,
-        )
-        sent += 1
-    return sent
-
-
-def send_game_over(*, game: Game, winner: str) -> int:
-    sent = 0
-    for seat, user in _humans(game):
-        context = {
-            **_game_context(game),
-            "user": user,
-            "winner": winner,
-            "you_won": game.winner_seat == seat.position,
-        }
-        _send(
-            name="game_over",
-            to=user.email,
-            context=context,
-            language=user.language,
-            time_zone=user.time_zone,
-        )
-        sent += 1
-    return sent
 
 
 # An invitation goes to an address nobody at the site has checked, with words someone else
@@ -147,7 +101,8 @@ def plain_name(text: str, limit: int) -> str:
     return _LINK_PARTS.sub(lambda m: f"[{m.group(0)}]", text)
 
 
-def send_invitation(*, invitation: Invitation) -> None:
+def send_invitation(*, invitation: Invitation, headers: dict[str, str] | None = None,
+                    extra: dict[str, Any] | None = None) -> None:
     table = invitation.table
     invitee = User.objects.filter(email__iexact=invitation.email, is_active=True).first()
     context = {
@@ -158,12 +113,14 @@ def send_invitation(*, invitation: Invitation) -> None:
         "inviter": plain_name(table.host.public_name, INVITER_NAME_CHARS),
         "invite_url": absolute(invite_path(table.invite_code)),
         "invitee": invitee,
+        **(extra or {}),
     }
     language = invitee.language if invitee else invitation.invited_by.language
-    _send(
+    send(
         name="invitation",
         to=invitation.email,
         context=context,
         language=language,
         time_zone=invitee.time_zone if invitee else None,
+        headers=headers,
     )

@@ -456,12 +456,18 @@ def _decision(state: dict) -> tuple | None:
 def _write(sub: Submission, seats: list[Seat], *, before: dict | None, fresh: bool = False) -> None:
     """Write the state, the mirrored rows and the game's summary columns; bump the version.
     A decision newly waited on (``_decision``; or ``fresh``, after a timeout, which always leaves
-    a new decision) gets a fresh deadline and its e-mail; any other move keeps the deadline."""
+    a new decision) gets a fresh deadline; any other move keeps the deadline. A person newly
+    waited on gets their e-mail (notifications.services.plan_game: once per wait)."""
     game, state = sub.game, sub.state
     now = timezone.now()
     new = state.to_json()
     waiting = waiting_on(state)
     moved = fresh or before is None or _decision(before) != _decision(new)
+    previous_waiting = None if before is None else set(game.waiting_seats or [])
+    if fresh and previous_waiting:
+        # A player whose decision timed out and who is still waited on faces a new decision the
+        # site took them to (a timed-out roll that threw doubles): a new wait, told again.
+        previous_waiting -= {e.get("p") for e in sub.events if e["e"] == "timeout"}
     game.state = new
     game.version += 1
     game.round = state.round
@@ -481,19 +487,19 @@ def _write(sub: Submission, seats: list[Seat], *, before: dict | None, fresh: bo
         from ratings import tasks as ratings_tasks
         result_id = game.pk
         transaction.on_commit(lambda: ratings_tasks.record_game_result.delay(result_id))
-        if game.table.pace == Table.Pace.CORRESPONDENCE:
-            from games import tasks
-            finished_id = game.pk
-            transaction.on_commit(lambda: tasks.notify_game_over.delay(finished_id))
     game.save(update_fields=fields)
     _sync_rows(game, state, before, sub.events, now)
-    if moved:
-        humans = {s.position: s.user_id for s in seats if s.user_id and not s.bot}
-        to_notify = [humans[p] for p in waiting if p in humans]
-        if to_notify and game.table.pace == Table.Pace.CORRESPONDENCE:
-            from games import tasks
-            gid, version = game.pk, game.version
-            transaction.on_commit(lambda: tasks.notify_turn.delay(gid, version))
+    if game.table.pace == Table.Pace.CORRESPONDENCE:
+        # Issue 14: who hears what about this move (a wait that begins, a forfeit, the start or
+        # the end), written and e-mailed once each by a task after the commit.
+        from notifications.services import plan_game
+        items = plan_game(game=game, seats=seats, previous_waiting=previous_waiting, state=state,
+                          events=sub.events, started=before is None, over="finished_at" in fields,
+                          version=game.version)
+        if items:
+            from notifications import tasks as notification_tasks
+            gid = game.pk
+            transaction.on_commit(lambda: notification_tasks.notify.delay(gid, items))
 
 
 def _sync_rows(game: Game, state: GameState, before: dict | None, events: list[dict], now: datetime) -> None:

@@ -11,8 +11,11 @@ import logging
 from celery import shared_task
 from django.utils import timezone
 
-from games import notifications, selectors, services
-from games.models import Game, Invitation, Table
+from accounts.models import User
+from games import notifications, services
+from games.models import Game, Invitation
+from notifications import services as notification_services
+from notifications.models import Kind
 
 logger = logging.getLogger(__name__)
 
@@ -46,34 +49,6 @@ def process_deadlines() -> int:
 
 
 @shared_task(ignore_result=True)
-def notify_turn(game_id: int, version: int) -> int:
-    """E-mail the humans a correspondence game waits on, once per version.
-
-    The claim is a conditional UPDATE of notified_version: of two deliveries of the same task
-    (or a late task for an older version) only the first one that still moves it forward sends.
-    """
-    claimed = Game.objects.filter(
-        pk=game_id,
-        status=Game.Status.ACTIVE,
-        notified_version__lt=version,
-        table__pace=Table.Pace.CORRESPONDENCE,
-    ).update(notified_version=version)
-    if claimed != 1:
-        return 0
-    game = Game.objects.select_related("table").get(pk=game_id)
-    return notifications.send_your_turn(game=game)
-
-
-@shared_task(ignore_result=True)
-def notify_game_over(game_id: int) -> int:
-    game = Game.objects.select_related("table").filter(pk=game_id).first()
-    if game is None or game.status == Game.Status.ACTIVE:
-        return 0
-    seats = list(game.table.seats.select_related("user"))
-    return notifications.send_game_over(game=game, winner=selectors.winner_name(game, seats))
-
-
-@shared_task(ignore_result=True)
 def send_invitation(invitation_id: int) -> None:
     invitation = (
         Invitation.objects.select_related("table", "invited_by").filter(pk=invitation_id).first()
@@ -81,4 +56,12 @@ def send_invitation(invitation_id: int) -> None:
     if invitation is None or invitation.invited_by is None:
         # (Its sender deleted their account before it went out: no one to say it is from.)
         return
-    notifications.send_invitation(invitation=invitation)
+    invitee = User.objects.filter(email__iexact=invitation.email, is_active=True).first()
+    if invitee is None:
+        # An address without an account: nobody's preferences to follow, nothing to unsubscribe.
+        notifications.send_invitation(invitation=invitation)
+        return
+    # Someone with an account: through the one path, with their preferences and the one-click
+    # unsubscribe, once per invitation whatever the task's deliveries.
+    notification_services.notify(game_id=None, items=[
+        [Kind.INVITATION, invitee.pk, f"inv{invitation.pk}", None, {"invitation": invitation.pk}]])

@@ -36,6 +36,7 @@ from games.views.api import seat_actions
 from games.views.errors import refused_page
 from games.views.play_forms import FormError, number_ranges, parse_action, prefill_from
 from moderation.selectors import lockout_refusal
+from notifications import presence
 
 POLL_SECONDS = {Table.Pace.LIVE: 2, Table.Pace.CORRESPONDENCE: 15}
 LOG_PAGE = 20
@@ -151,6 +152,8 @@ def _context(request: HttpRequest, game: Game, seats: list[Seat], me: Seat | Non
 @require_GET
 def game(request: HttpRequest, game_id: int) -> HttpResponse:
     game, seats, me = _load(request, game_id)
+    if me is not None:
+        presence.seen(user_id=request.user.pk, game_id=game.pk)
     ctx = _context(request, game, seats, me)
     if request.htmx and not request.htmx.boosted:
         return render(request, "games/partials/game_body.html", ctx)
@@ -167,6 +170,9 @@ def poll(request: HttpRequest, game_id: int) -> HttpResponse:
     version = Game.objects.filter(visible, pk=game_id).values_list("version", flat=True).first()
     if version is None:
         raise Http404("no such game")
+    if request.user.is_authenticated:
+        # The page is open: no e-mail about this game while it polls (issue 14).
+        presence.seen(user_id=request.user.pk, game_id=game_id)
     if request.GET.get("v") == str(version):
         return HttpResponse(status=204)
     game, seats, me = _load(request, game_id)
@@ -265,6 +271,8 @@ def act(request: HttpRequest, game_id: int) -> HttpResponse:
                             status=403)
         return refused_page(request, reason=locked_out, status=403,
                             back_url=reverse("games:game", args=[game_id]), back_label=_("Back to the game"))
+    # A move is a visit: no e-mail about this game while its player is at it (issue 14).
+    presence.seen(user_id=request.user.pk, game_id=game.pk)
     prefill = prefill_from(request.POST)
 
     def ranges(key: str):

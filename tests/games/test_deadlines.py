@@ -11,6 +11,7 @@ from django.utils import timezone
 from games import services, tasks
 from games.engine import GameState, waiting_on
 from games.models import Game, GameAction, Table
+from notifications.models import Notification
 from tests.games.play_helpers import play_until, rig_doubles, start_game, users_by_seat
 
 PAST = timedelta(seconds=30)
@@ -63,7 +64,7 @@ def test_the_turn_email_goes_out_after_a_timed_out_doubles_roll(
     assert game.deadline > timezone.now()
     assert [m.to for m in mailoutbox] == [[user.email]]
     assert mailoutbox[0].subject == "Your turn in “Postal”"
-    assert game.notified_version == game.version
+    assert Notification.objects.filter(user=user, key=f"g{game.pk}:v{game.version}", status="sent").exists()
 
 
 @pytest.mark.django_db

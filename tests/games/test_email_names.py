@@ -14,7 +14,9 @@ import pytest
 from django.core.cache import cache
 from django.urls import reverse
 
-from games import notifications, services, tasks
+from games import services, tasks
+from notifications import tasks as notification_tasks
+from notifications.models import Kind
 
 NAME = "Bob's <b>table</b> & \"co\""
 ESCAPED = html.escape(NAME)  # Bob&#x27;s &lt;b&gt;table&lt;/b&gt; &amp; &quot;co&quot;
@@ -56,8 +58,10 @@ def test_your_turn_email_names_are_plain_in_subject_and_text(alice, bob, make_ga
     alice.save()
     bob.save()
     game = make_game(alice, bob, name=NAME)
+    seat = game.waiting_seats[0]
+    user = game.table.seats.get(position=seat).user
 
-    assert notifications.send_your_turn(game=game) == 1
+    assert notification_tasks.notify(game.pk, [[Kind.YOUR_TURN, user.pk, "v1", seat, {}]]) == 1
 
     _check(mailoutbox[0])
 
@@ -65,8 +69,11 @@ def test_your_turn_email_names_are_plain_in_subject_and_text(alice, bob, make_ga
 @pytest.mark.django_db
 def test_game_over_email_names_are_plain_in_subject_and_text(alice, bob, make_game, mailoutbox):
     game = make_game(alice, bob, name=NAME)
+    loser = game.table.seats.get(position=game.waiting_seats[0]).user
+    services.game_submit_action(game=game, user=loser, action={"type": "surrender"}, expected_version=game.version)
 
-    assert notifications.send_game_over(game=game, winner=NAME) == 2
+    items = [[Kind.GAME_OVER, user.pk, "over", None, {}] for user in (alice, bob)]
+    assert notification_tasks.notify(game.pk, items) == 2
 
     for mail in mailoutbox:
         _check(mail)

@@ -10,9 +10,11 @@ from types import SimpleNamespace
 import pytest
 from django.urls import reverse
 
-from games import services, tasks
+from games import services
 from games.models import Game
 from games.selectors import live_names
+from notifications import tasks as notification_tasks
+from notifications.models import Kind
 from tests.games.play_helpers import start_game, users_by_seat
 
 pytestmark = pytest.mark.django_db
@@ -102,7 +104,7 @@ def test_the_replay_and_the_game_over_email_use_the_current_names(client, alice,
     client.force_login(bob)
 
     replay = client.get(reverse("games:game_replay", args=[game.pk])).content.decode()
-    tasks.notify_game_over(game.pk)
+    notification_tasks.notify(game.pk, [[Kind.GAME_OVER, bob.pk, f"g{game.pk}:over", None, {}]])
 
     assert "Alicia" in replay and "Robert" in replay
     assert "Alice" not in replay and "Bob" not in replay

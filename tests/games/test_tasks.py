@@ -1,4 +1,4 @@
-"""Celery tasks: deadlines, the your-turn e-mail (once per version), invitations, game over."""
+"""Celery tasks: deadlines and invitations (the notifications' own: tests/notifications/)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from django.conf import settings
 from django.utils import timezone
 
 from games import tasks
-from games.models import Game, GameAction, Table
+from games.models import Game, GameAction
 
 
 @pytest.mark.django_db
@@ -58,61 +58,6 @@ def test_process_deadlines_runs_every_five_seconds_on_beat():
 
     assert entry["task"] == "games.tasks.process_deadlines"
     assert entry["schedule"] == 5.0
-
-
-@pytest.mark.django_db
-def test_notify_turn_emails_the_waited_on_human_once_per_version(alice, bob, make_game, mailoutbox):
-    game = make_game(alice, bob, name="Postal")
-    waiting = game.table.seats.get(position=game.waiting_seats[0]).user
-
-    assert tasks.notify_turn(game.pk, game.version) == 1
-    assert tasks.notify_turn(game.pk, game.version) == 0
-    assert tasks.notify_turn(game.pk, game.version - 1) == 0
-
-    assert len(mailoutbox) == 1
-    mail = mailoutbox[0]
-    assert mail.to == [waiting.email]
-    assert mail.subject == "Your turn in “Postal”"
-    url = f"{settings.SITE_URL}/games/{game.pk}/"
-    assert url in mail.body
-    html, mimetype = mail.alternatives[0]
-    assert mimetype == "text/html"
-    assert url in html and "Postal" in html
-
-
-@pytest.mark.django_db
-def test_notify_turn_is_for_correspondence_tables_only(alice, bob, make_game, mailoutbox):
-    game = make_game(alice, bob, pace=Table.Pace.LIVE)
-
-    assert tasks.notify_turn(game.pk, game.version) == 0
-    assert mailoutbox == []
-
-
-@pytest.mark.django_db
-def test_a_move_on_a_correspondence_table_queues_the_turn_email(
-    alice, bob, make_game, mailoutbox, celery_eager, django_capture_on_commit_callbacks
-):
-    from games import services
-
-    with django_capture_on_commit_callbacks(execute=True):
-        game = make_game(alice, bob, name="Queued")
-
-    assert len(mailoutbox) == 1
-    game.refresh_from_db()
-    assert game.notified_version == game.version
-    seat = game.waiting_seats[0]
-    user = game.table.seats.get(position=seat).user
-    with django_capture_on_commit_callbacks(execute=True):
-        services.game_submit_action(
-            game=game, user=user, action={"type": "surrender"}, expected_version=game.version
-        )
-    # The surrender ends a two-player game: the game-over e-mail goes to both players.
-    game.refresh_from_db()
-    assert game.status == Game.Status.FINISHED
-    over = [m for m in mailoutbox[1:] if "is over" in m.subject or "You won" in m.subject]
-    assert sorted(m.to[0] for m in over) == sorted([alice.email, bob.email])
-    winner_mail = next(m for m in over if m.subject.startswith("You won"))
-    assert winner_mail.to == [game.table.seats.get(position=game.winner_seat).user.email]
 
 
 @pytest.mark.django_db

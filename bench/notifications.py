@@ -1,0 +1,154 @@
+"""How many "your turn" e-mails a correspondence player gets, against how often the game waits.
+
+Plays correspondence games of two humans and two strategy bots through the services (the
+humans' moves are the strategy bot's choices, submitted as a person's moves) with a simulated
+clock, e-mail in memory and Celery tasks inline, and prints per human per round:
+
+- waits: the game starting to wait on that human (after waiting on someone else);
+- e-mails: the notification e-mails they received (your turn, trade offered, auction open;
+  the start and the end are counted apart);
+- per decision: what the site sent before issue 14, one e-mail for every decision newly
+  waited on (``services._decision`` changing while the human is waited on).
+
+Two kinds of humans: "page closed" visit the game when it waits on them, make their decisions
+(20 s apart) and close the page, coming back hours later; "page open" keep the page open, so it
+polls all the time. Run: ``.venv/bin/python bench/notifications.py [--games 6] [--rounds 60]``.
+Uses a throwaway SQLite database in a temporary folder.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import sys
+import tempfile
+from collections import Counter
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from unittest import mock
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+VISIT_GAP = timedelta(hours=3)  # a person comes back to a game hours after it starts waiting
+DECISION_GAP = timedelta(seconds=20)  # decisions within one visit
+
+
+def setup(folder: str) -> None:
+    os.environ.update({
+        "DJANGO_SETTINGS_MODULE": "config.settings",
+        "VAR_DIR": folder,
+        "DATABASE_URL": "",
+        "CACHE_URL": "",
+        "CELERY_TASK_ALWAYS_EAGER": "true",
+        "EMAIL_BACKEND": "django.core.mail.backends.locmem.EmailBackend",
+        "RATELIMIT_ENABLE": "false",
+        "LOG_LEVEL": "WARNING",
+    })
+    import django
+    from django.core.management import call_command
+
+    django.setup()
+    call_command("migrate", verbosity=0)
+    call_command("createcachetable", verbosity=0)
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = datetime(2026, 1, 5, 9, 0, tzinfo=UTC)
+
+    def __call__(self) -> datetime:
+        return self.now
+
+
+def play(index: int, page_open: bool, rounds: int, clock: Clock) -> list[dict]:
+    from django.core import mail
+    from django.db import transaction
+
+    from accounts.models import User
+    from games import services
+    from games.engine import GameState, make_bot, waiting_on
+    from games.models import Game
+    from notifications import presence
+    from notifications.models import Notification
+    from notifications.services import WAITS
+
+    humans = [User.objects.create_user(username=f"h{index}_{i}", email=f"h{index}_{i}@example.com",
+                                       password=None) for i in range(2)]
+    table = services.table_create(host=humans[0], name=f"Bench {index}", preset="classic", turn_hours=24,
+                                  seat_count=4)
+    services.table_join(table=table, user=humans[1])
+    for position in (2, 3):
+        services.table_set_seat(table=table, by=humans[0], position=position, bot="strategy")
+    mail.outbox = []
+    with mock.patch.object(services.secrets, "randbits", return_value=1000 + index):
+        game = services.table_start(table=table, by=humans[0])
+    seat_of = {s.user_id: s.position for s in table.seats.all() if s.user_id}
+    user_at = {seat_of[u.pk]: u for u in humans}
+    bot = make_bot("strategy")
+    waits: Counter[int] = Counter(p for p in game.waiting_seats if p in user_at)
+    per_decision: Counter[int] = Counter(waits)
+    last_actor = None
+    while game.status == Game.Status.ACTIVE and game.round <= rounds:
+        state = GameState.from_json(game.state)
+        seat = next(p for p in waiting_on(state) if p in user_at)
+        if page_open:
+            clock.now += DECISION_GAP
+            for p in user_at:
+                presence.seen(user_id=user_at[p].pk, game_id=game.pk)
+        else:
+            clock.now += DECISION_GAP if seat == last_actor else VISIT_GAP
+        # The move arrives through the game page's act view, which marks its player present.
+        presence.seen(user_id=user_at[seat].pk, game_id=game.pk)
+        action = bot.choose(state, seat, random.Random(f"{index}:{state.seq}"))
+        action.pop("player", None)
+        before = game.state
+        was_waiting = set(game.waiting_seats)
+        with transaction.atomic():
+            sub = services.game_submit_action(game=game, user=user_at[seat], action=action,
+                                              expected_version=game.version)
+        game = sub.game
+        last_actor = seat
+        new_decision = services._decision(before) != services._decision(game.state)
+        for p in game.waiting_seats:
+            if p in user_at:
+                waits[p] += p not in was_waiting
+                per_decision[p] += new_decision
+    played = game.round
+    results = []
+    for p, user in user_at.items():
+        sent = [m for m in mail.outbox if m.to == [user.email]]
+        turn = Notification.objects.filter(user=user, status=Notification.Status.SENT, kind__in=WAITS).count()
+        results.append({"rounds": played, "waits": waits[p], "emails": turn, "all": len(sent),
+                        "per_decision": per_decision[p]})
+    return results
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--games", type=int, default=6, help="games per kind of human (default 6)")
+    parser.add_argument("--rounds", type=int, default=60, help="rounds played at most per game (default 60)")
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as folder:
+        setup(folder)
+        clock = Clock()
+        with mock.patch("django.utils.timezone.now", clock):
+            print(f"{args.games} correspondence games per kind, classic, 2 humans + 2 strategy bots, "
+                  f"at most {args.rounds} rounds")
+            print(f"{'humans':<12} {'rounds':>7} {'waits/round':>12} {'e-mails/round':>14} "
+                  f"{'per decision/round (before)':>28} {'all e-mails':>12}")
+            for page_open in (False, True):
+                rows = []
+                for i in range(args.games):
+                    rows += play(i + (100 if page_open else 0), page_open, args.rounds, clock)
+                rounds = sum(r["rounds"] for r in rows)
+                label = "page open" if page_open else "page closed"
+                print(f"{label:<12} {rounds / len(rows):>7.1f} {sum(r['waits'] for r in rows) / rounds:>12.2f} "
+                      f"{sum(r['emails'] for r in rows) / rounds:>14.2f} "
+                      f"{sum(r['per_decision'] for r in rows) / rounds:>28.2f} "
+                      f"{sum(r['all'] for r in rows):>12}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,197 @@
+"""Every write of the notifications app, and the one path every notification takes.
+
+A game's move (games.services._write) calls ``plan_game`` in its transaction: what the move
+means for each human (a wait that begins, a forfeit, the start or the end), as plain items, which
+``tasks.notify`` turns into rows on commit. ``notify`` writes each row once (the unique key) and
+``deliver`` then claims it with a conditional UPDATE and decides: e-mail now, keep it for the
+digest, or nothing (switched off, on the game page, the wait already over).
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterable
+from typing import Any
+
+from django.core import signing
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from notifications import presence
+from notifications.models import Kind, Mode, Notification, Preference
+
+logger = logging.getLogger(__name__)
+
+UNSUBSCRIBE_SALT = "notifications.unsubscribe"
+DIGEST_KIND = "digest"  # an unsubscribe token's kind for the daily digest itself
+# The kinds about one game that the game page itself shows: no e-mail while the person has it open.
+SHOWN_ON_THE_PAGE = {Kind.YOUR_TURN, Kind.TRADE_OFFERED, Kind.AUCTION_OPEN, Kind.GAME_OVER, Kind.FORFEITED}
+# The kinds that are about a wait: once the game no longer waits on the seat, they are stale.
+WAITS = {Kind.YOUR_TURN, Kind.TRADE_OFFERED, Kind.AUCTION_OPEN}
+
+# An item of a plan: [kind, user id, key, seat or None, data].
+Item = list
+
+
+# ---------------------------------------------------------------------------------------------
+# What a move means for each human
+# ---------------------------------------------------------------------------------------------
+
+def plan_game(*, game, seats, previous_waiting: Iterable[int] | None, state, events: list[dict],
+              started: bool, over: bool, version: int) -> list[Item]:
+    """The notifications of one written move of a correspondence game (issue 14).
+
+    "Your turn" goes to a human the game starts to wait on after waiting on someone else:
+    once per wait, not for each of their consecutive decisions (``previous_waiting`` is who the
+    game waited on before this move; ``None`` at the start). A wait that begins with a trade
+    offered to them, or an auction they may bid in, is told as that instead. The game's start,
+    its end and a forfeit by missed turns (RULES.md 11) are told to the humans concerned."""
+    humans = {s.position: s.user_id for s in seats if s.user_id and not s.bot}
+    if not humans:
+        return []
+    gid = game.pk
+    items: list[Item] = []
+    players = state.players
+    if over:
+        for p, uid in humans.items():
+            items.append([Kind.GAME_OVER, uid, f"g{gid}:over", p, {"winner": state.winner}])
+        return items
+    previous = set(previous_waiting or ())
+    from games.engine import waiting_on
+
+    top = state.stack[-1] if state.stack else None
+    auction_opened = any(e.get("e") == "auction" for e in events)
+    for p in waiting_on(state):
+        if p in previous or p not in humans or players[p].bankrupt:
+            continue
+        kind = Kind.YOUR_TURN
+        data: dict[str, Any] = {}
+        if top is not None and top["k"] == "trade_response" and top["p"] == p:
+            kind, data = Kind.TRADE_OFFERED, {"trade": top["trade"]}
+        elif top is not None and top["k"] == "auction" and auction_opened and p in top["bidders"]:
+            kind, data = Kind.AUCTION_OPEN, {"square": top["sq"]}
+        # One wait, one key: the version at which it began.
+        items.append([kind, humans[p], f"g{gid}:v{version}", p, data])
+    for e in events:
+        p = e.get("p")
+        if e.get("e") == "bankrupt" and p in humans and players[p].missed >= state.rules.missed_turns_limit:
+            items.append([Kind.FORFEITED, humans[p], f"g{gid}:forfeit", p, {}])
+    if started:
+        waited = {item[1] for item in items}
+        host = game.table.host_id
+        for p, uid in humans.items():
+            if uid not in waited and uid != host:
+                items.append([Kind.GAME_STARTED, uid, f"g{gid}:start", p, {}])
+    return items
+
+
+# ---------------------------------------------------------------------------------------------
+# Rows, written once, then delivered once
+# ---------------------------------------------------------------------------------------------
+
+def notification_create(*, user_id: int, kind: str, key: str, game_id: int | None = None,
+                        seat: int | None = None, data: dict | None = None) -> Notification | None:
+    """The row of one notification, or None when it exists already (the task ran before, or
+    another worker is at it): the unique (user, kind, key) is the claim."""
+    try:
+        with transaction.atomic():
+            return Notification.objects.create(user_id=user_id, kind=kind, key=key, game_id=game_id,
+                                               seat=seat, data=data or {})
+    except IntegrityError:
+        return None
+
+
+def mode_of(*, user_id: int, kind: str) -> str:
+    mode = Preference.objects.filter(user_id=user_id, kind=kind).values_list("mode", flat=True).first()
+    return mode or Mode.IMMEDIATELY
+
+
+def preference_set(*, user, kind: str, mode: str) -> Preference:
+    if kind not in Kind.values or mode not in Mode.values:
+        raise ValueError(f"unknown kind or mode: {kind!r}, {mode!r}")
+    pref, _created = Preference.objects.update_or_create(user=user, kind=kind, defaults={"mode": mode})
+    return pref
+
+
+def unsubscribe_token(*, user_id: int, kind: str) -> str:
+    """A signed token naming a user and a kind: the one-click link of every e-mail (RFC 8058).
+    It never expires: an old e-mail's link must still work."""
+    return signing.dumps([user_id, kind], salt=UNSUBSCRIBE_SALT, compress=False)
+
+
+def unsubscribe_target(token: str) -> tuple[int, str] | None:
+    """The (user id, kind) of a token, or None for a forged or garbled one."""
+    try:
+        user_id, kind = signing.loads(token, salt=UNSUBSCRIBE_SALT)
+    except (signing.BadSignature, ValueError, TypeError):
+        return None
+    if not isinstance(user_id, int) or kind not in (*Kind.values, DIGEST_KIND):
+        return None
+    return user_id, kind
+
+
+def notification_mark_read(*, user, ids: Iterable[int] | None = None) -> int:
+    """Mark a user's notifications read (those ``ids``, or all); another user's are untouched."""
+    rows = Notification.objects.filter(user=user, read_at__isnull=True)
+    if ids is not None:
+        rows = rows.filter(pk__in=list(ids))
+    return rows.update(read_at=timezone.now())
+
+
+def _finish(n: Notification, status: str, **fields: Any) -> None:
+    Notification.objects.filter(pk=n.pk).update(status=status, **fields)
+    n.status = status
+
+
+def deliver(*, notification: Notification, now=None) -> str:
+    """Decide and, if so, e-mail one notification; returns its final status, or "" when another
+    delivery had it already. Claimed from PENDING with a conditional UPDATE: of two deliveries,
+    only one gets past it."""
+    from notifications import emails
+
+    n = notification
+    if Notification.objects.filter(pk=n.pk, status=Notification.Status.PENDING).update(
+            status=Notification.Status.SENDING) != 1:
+        return ""
+    now = now or timezone.now()
+    user = n.user
+    if not user.is_active or not user.email:
+        _finish(n, Notification.Status.OFF)
+        return n.status
+    mode = mode_of(user_id=user.pk, kind=n.kind)
+    if mode == Mode.OFF:
+        _finish(n, Notification.Status.OFF)
+        return n.status
+    game = n.game
+    if game is not None and n.kind in WAITS and (
+            game.status != game.Status.ACTIVE or n.seat not in (game.waiting_seats or [])):
+        _finish(n, Notification.Status.STALE)
+        return n.status
+    if game is not None and n.kind in SHOWN_ON_THE_PAGE and presence.is_active(
+            user_id=user.pk, game_id=game.pk, now=now):
+        _finish(n, Notification.Status.ACTIVE)
+        return n.status
+    if mode == Mode.DIGEST:
+        _finish(n, Notification.Status.DIGEST)
+        return n.status
+    try:
+        emails.send_notification(notification=n)
+    except Exception:
+        # Back to PENDING, so that the task's retry (or the next delivery) can send it.
+        _finish(n, Notification.Status.PENDING)
+        raise
+    _finish(n, Notification.Status.SENT, emailed_at=now)
+    return n.status
+
+
+def notify(*, game_id: int | None, items: Iterable[Item], now=None) -> int:
+    """Write the rows of ``items`` (each once) and deliver the new ones; returns e-mails sent."""
+    sent = 0
+    for kind, user_id, key, seat, data in items:
+        # The row exists already when the task runs again: delivered then, unless its e-mail
+        # failed (back to PENDING), in which case this run tries again; deliver's claim decides.
+        notification_create(user_id=user_id, kind=kind, key=key, game_id=game_id, seat=seat, data=data)
+        n = Notification.objects.select_related("user", "game__table").get(user_id=user_id, kind=kind, key=key)
+        if deliver(notification=n, now=now) == Notification.Status.SENT:
+            sent += 1
+    return sent

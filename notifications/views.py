@@ -1,0 +1,123 @@
+"""The notification preferences (account settings) and the one-click unsubscribe (RFC 8058).
+
+The unsubscribe URL is signed (services.unsubscribe_token): a GET only shows a page with a
+button, since mail scanners follow GET links; a POST, from that button or from the mail
+program's own unsubscribe button (``List-Unsubscribe-Post``), turns the kind off with no login
+and no CSRF token (the mail program has none; the signature is what proves the link).
+"""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.csrf import csrf_exempt
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
+from django_htmx.http import trigger_client_event
+
+from accounts.models import User
+from games.links import game_path, invite_path
+from games.models import Invitation
+from notifications import services
+from notifications.digest import DIGEST_LABEL
+from notifications.models import Kind, Mode, Notification, Preference
+
+
+@require_http_methods(["GET", "POST"])
+@login_required
+def preferences(request: HttpRequest) -> HttpResponse:
+    current = dict(Preference.objects.filter(user=request.user).values_list("kind", "mode"))
+    if request.method == "POST":
+        chosen = {kind: request.POST.get(kind, "") for kind in Kind.values}
+        bad = [kind for kind, mode in chosen.items() if mode not in Mode.values]
+        if bad:
+            # A forged or stale form: nothing is changed.
+            messages.error(request, _("Choose immediately, daily digest or off for every kind."))
+            return redirect("notifications:preferences")
+        for kind, mode in chosen.items():
+            if current.get(kind, Mode.IMMEDIATELY) != mode:
+                services.preference_set(user=request.user, kind=kind, mode=mode)
+        messages.success(request, _("Your notification settings have been saved."))
+        return redirect("notifications:preferences")
+    rows = [{"kind": kind, "label": label, "mode": current.get(kind, Mode.IMMEDIATELY)}
+            for kind, label in Kind.choices]
+    return render(request, "notifications/preferences.html", {"rows": rows, "modes": Mode.choices})
+
+
+@csrf_exempt
+@require_http_methods(["GET", "POST"])
+def unsubscribe(request: HttpRequest, token: str) -> HttpResponse:
+    target = services.unsubscribe_target(token)
+    user = None
+    if target is not None:
+        user = User.objects.filter(pk=target[0], is_active=True).first()
+    if user is None:
+        return render(request, "notifications/unsubscribe.html", {"invalid": True}, status=404)
+    kind = target[1]
+    label = DIGEST_LABEL if kind == services.DIGEST_KIND else Kind(kind).label
+    ctx = {"kind_label": label, "token": token}
+    if request.method == "POST":
+        if kind == services.DIGEST_KIND:
+            # The digest's own link: whatever was read in the digest is switched off.
+            Preference.objects.filter(user=user, mode=Mode.DIGEST).update(mode=Mode.OFF)
+        else:
+            services.preference_set(user=user, kind=kind, mode=Mode.OFF)
+        return render(request, "notifications/unsubscribe.html", {**ctx, "done": True})
+    return render(request, "notifications/unsubscribe.html", ctx)
+
+
+# ---------------------------------------------------------------------------------------------
+# The bell: unread notifications in the header, each linking to its game
+# ---------------------------------------------------------------------------------------------
+
+INBOX_SIZE = 30
+
+
+def _unread(user) -> int:
+    return Notification.objects.filter(user=user, read_at__isnull=True).count()
+
+
+@require_safe
+@login_required
+def badge(request: HttpRequest) -> HttpResponse:
+    """The bell's contents, which the header loads and refreshes with htmx (one COUNT)."""
+    return render(request, "notifications/_bell.html", {"unread": _unread(request.user)})
+
+
+def _inbox_context(user) -> dict:
+    rows = list(Notification.objects.filter(user=user).select_related("game__table")[:INBOX_SIZE])
+    return {"rows": rows, "unread": sum(1 for n in rows if n.read_at is None)}
+
+
+@require_safe
+@login_required
+def inbox(request: HttpRequest) -> HttpResponse:
+    return render(request, "notifications/inbox.html", _inbox_context(request.user))
+
+
+@require_POST
+@login_required
+def open_one(request: HttpRequest, notification_id: int) -> HttpResponse:
+    """Mark one notification read and go to its game (another user's id: 404, nothing read)."""
+    n = get_object_or_404(Notification.objects.select_related("game"), pk=notification_id, user=request.user)
+    services.notification_mark_read(user=request.user, ids=[n.pk])
+    if n.game_id is not None:
+        return redirect(game_path(n.game_id, n.game.table_id))
+    if n.kind == Kind.INVITATION and n.data.get("invitation"):
+        invitation = Invitation.objects.select_related("table").filter(pk=n.data["invitation"]).first()
+        if invitation is not None:
+            return redirect(invite_path(invitation.table.invite_code))
+    return redirect("notifications:inbox")
+
+
+@require_POST
+@login_required
+def read_all(request: HttpRequest) -> HttpResponse:
+    services.notification_mark_read(user=request.user)
+    if request.htmx:
+        response = render(request, "notifications/_inbox.html", _inbox_context(request.user))
+        # The header's bell hears it too (it reloads its count on this event).
+        return trigger_client_event(response, "notifications-read")
+    return redirect("notifications:inbox")
