@@ -50,6 +50,7 @@ from games.models import (
     TradeRow,
 )
 from games.refusals import SiteRefusal
+from moderation.selectors import is_blocked
 
 # RULES.md 4 and 10: live bidders get 20 s, live debtors 60 s; other decisions the preset's
 # turn_seconds. Correspondence tables give every decision the table's hours.
@@ -73,6 +74,10 @@ class StaleVersion(GameError):
 
 class NotAllowed(GameError):
     pass
+
+
+class InvitationBlocked(NotAllowed):
+    """The invited address belongs to an account that blocks the host (issue 11)."""
 
 
 @dataclass
@@ -299,13 +304,17 @@ class Invited:
 @transaction.atomic
 def invitation_create(*, table: Table, by, email: str) -> Invited:
     """The host invites an address to their open table. Refused for anyone else, on a table that
-    is no longer open, and past INVITATIONS_PER_DAY in the last 24 hours; the e-mail is queued
-    unless the address was already invited here or e-mailed an invitation in the last day."""
+    is no longer open, to an account that blocks the host (InvitationBlocked), and past
+    INVITATIONS_PER_DAY in the last 24 hours; the e-mail is queued unless the address was already
+    invited here or e-mailed an invitation in the last day."""
     now = timezone.now()
     table = _open_table(table.pk)
     if table.host_id != by.pk:
         raise NotAllowed(_("only the host may invite"))
     address = email.strip().lower()
+    # Issue 11: a player who blocks another gets no invitations from them, by whatever path.
+    if is_blocked(blocker_email=address, blocked=by):
+        raise InvitationBlocked(_("This player does not accept invitations from you."))
     existing = Invitation.objects.filter(table=table, email=address).first()
     if existing is not None:
         return Invited(existing, Invited.ALREADY)

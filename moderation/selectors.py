@@ -116,6 +116,13 @@ def blocked_ids(*, user) -> set[int]:
     return set(Block.objects.filter(blocker=user).values_list("blocked_id", flat=True))
 
 
+def blocks(*, blocker, blocked) -> bool:
+    """Whether ``blocker`` blocks ``blocked`` (False for a visitor on either side)."""
+    if blocker is None or blocked is None or not blocker.is_authenticated or not blocked.is_authenticated:
+        return False
+    return Block.objects.filter(blocker=blocker, blocked=blocked).exists()
+
+
 def is_blocked(*, blocker_email: str, blocked) -> bool:
     """Whether the account with this e-mail address blocks ``blocked`` (for invitations)."""
     from allauth.account.models import EmailAddress

@@ -9,10 +9,13 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.db.models import Count, Q, Sum
 from django.http import Http404
+from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import ngettext
 
 from games.models import Game, Seat, Table
+from moderation import selectors as moderation_selectors
+from moderation.permissions import can
 from ratings import charts, progress, skill
 from ratings.models import Achievement, Family, GameResult, PlayerResult, Progress, QuestCompletion, Rating, Rematch
 
@@ -110,6 +113,10 @@ class Profile:
     playing: list[Game]
     moderation_url: str | None = None
     is_self: bool = False
+    # The viewer's block of the owner (moderation.models.Block): shown with an Unblock button;
+    # may_block: a signed-in viewer on someone else's profile who does not block them yet.
+    blocked_by_viewer: bool = False
+    may_block: bool = False
     extra: dict[str, Any] = field(default_factory=dict)
 
     @property
@@ -142,12 +149,31 @@ def _place(rating: Rating) -> int | None:
     return better + 1
 
 
+def _owner_for(*, username: str, viewer):
+    """The active account whose page this is, as the viewer may see it: an account that blocks
+    the viewer is as unknown to them as one that does not exist (issue 13). Moderators are the
+    exception: a block does not hide a player from the people who moderate them."""
+    owner = get_user_model().objects.filter(username=username, is_active=True).first()
+    if owner is None or (moderation_selectors.blocks(blocker=owner, blocked=viewer)
+                         and not can("moderation.view_account", viewer)):
+        raise Http404("no such player")
+    return owner
+
+
+def _moderation_url(*, owner, viewer) -> str | None:
+    """Moderators get the account's history in the moderation app; staff who are not
+    moderators keep the admin's history of the account."""
+    if can("moderation.view_account", viewer):
+        return reverse("moderation:account", args=[owner.pk])
+    if viewer is not None and viewer.is_authenticated and viewer.is_staff:
+        return reverse("admin:accounts_user_history", args=[owner.pk])
+    return None
+
+
 def profile(*, username: str, viewer) -> Profile:
     """A player's public page. Games at private tables are listed only to their own players;
     they still count in the figures, which say nothing about any one game."""
-    owner = get_user_model().objects.filter(username=username, is_active=True).first()
-    if owner is None:
-        raise Http404("no such player")
+    owner = _owner_for(username=username, viewer=viewer)
     prog = Progress.objects.filter(user=owner).first()
     xp = prog.xp if prog else 0
     level = progress.level_of(xp)
@@ -179,23 +205,21 @@ def profile(*, username: str, viewer) -> Profile:
     playing = list(Game.objects.filter(status=Game.Status.ACTIVE, table__seats__user=owner)
                    .filter(visible_games_q(viewer)).select_related("table").defer("state").distinct()
                    .order_by("-started_at")[:20])
-    moderation_url = None
-    if viewer is not None and viewer.is_authenticated and viewer.is_staff:
-        from django.urls import reverse
-        moderation_url = reverse("admin:accounts_user_history", args=[owner.pk])
+    is_self = viewer is not None and viewer.is_authenticated and viewer.pk == owner.pk
+    blocked = not is_self and moderation_selectors.blocks(blocker=viewer, blocked=owner)
     return Profile(owner=owner, xp=xp, level=level, level_floor=progress.level_floor(level),
                    next_floor=progress.level_floor(level + 1), games=prog.games if prog else 0, ratings=fams,
                    achievements=achievements, quests=quests, week=week, recent=recent, win_rates=rates,
-                   playing=playing, moderation_url=moderation_url,
-                   is_self=viewer is not None and viewer.is_authenticated and viewer.pk == owner.pk)
+                   playing=playing, moderation_url=_moderation_url(owner=owner, viewer=viewer),
+                   is_self=is_self, blocked_by_viewer=blocked,
+                   may_block=not blocked and can("moderation.block", viewer, owner))
 
 
 def game_history(*, username: str, viewer, family: str | None = None):
     """A player's finished games, newest first (a queryset to paginate): the games at private
-    tables only to their own players, as on the profile; ``family`` keeps the rated ones of it."""
-    owner = get_user_model().objects.filter(username=username, is_active=True).first()
-    if owner is None:
-        raise Http404("no such player")
+    tables only to their own players, as on the profile; ``family`` keeps the rated ones of it.
+    Hidden, as the profile is, from a viewer the player blocks."""
+    owner = _owner_for(username=username, viewer=viewer)
     rows = PlayerResult.objects.filter(user=owner).filter(visible_games_q(viewer, "game__"))
     if family is not None:
         if family not in Family.values:

@@ -267,6 +267,10 @@ def rematch_create(*, game: Game, by) -> tuple[Table, bool]:
             game_services.table_set_seat(table=table, by=by, position=s.position, bot=s.bot)
     for s in seats:
         if s.user is not None and s.user_id != by.pk and s.user.is_active and s.user.email:
-            game_services.invitation_create(table=table, by=by, email=s.user.email)
+            try:
+                game_services.invitation_create(table=table, by=by, email=s.user.email)
+            except game_services.InvitationBlocked:
+                # They block the host: their seat stays open, and they get no e-mail (issue 11).
+                continue
     Rematch.objects.create(game=game, table=table)
     return table, True

@@ -33,7 +33,7 @@ from games.links import absolute, game_path, invite_path, table_path
 from games.models import Seat, Table
 from games.options import PRESET_BLURBS, PRESET_LABELS, format_value
 from games.refusals import translate_refusal
-from moderation.selectors import is_blocked, lockout_refusal
+from moderation.selectors import lockout_refusal
 
 # ---------------------------------------------------------------------------------------------
 # Helpers
@@ -373,10 +373,6 @@ def table_invite_email(request: HttpRequest, table_id: int) -> HttpResponse:
     form = InviteForm(request.POST)
     if not form.is_valid():
         messages.error(request, _("Enter a valid e-mail address."))
-        return _after_write(request, table)
-    if is_blocked(blocker_email=form.cleaned_data["email"], blocked=request.user):
-        # Issue 11: a player who blocks another gets no invitations from them.
-        messages.error(request, _("This player does not accept invitations from you."))
         return _after_write(request, table)
     try:
         invited = services.invitation_create(

@@ -204,6 +204,24 @@ def test_a_blocked_player_cannot_invite_the_blocker(client, alice, bob, mailoutb
     assert table.invitations.count() == 0
 
 
+def test_the_invitation_service_itself_refuses_an_account_that_blocks_the_host(alice, bob, charlie, mailoutbox,
+                                                                              django_capture_on_commit_callbacks):
+    from games import services as game_services
+
+    table = game_services.table_create(host=bob, name="Bob's", preset="classic")
+    services.block_create(user=alice, blocked=bob)
+
+    with django_capture_on_commit_callbacks(execute=True), \
+            pytest.raises(game_services.NotAllowed, match="does not accept invitations from you"):
+        game_services.invitation_create(table=table, by=bob, email=" Alice@Example.com ")
+
+    assert table.invitations.count() == 0 and mailoutbox == []
+    # Only her block counts: Charlie is invited as ever, and Alice may invite Bob.
+    assert game_services.invitation_create(table=table, by=bob, email="charlie@example.com").status == "sent"
+    own = game_services.table_create(host=alice, name="Alice's", preset="classic")
+    assert game_services.invitation_create(table=own, by=alice, email="bob@example.com").status == "sent"
+
+
 def test_nobody_blocks_themselves(alice):
     with pytest.raises(services.NotPermitted):
         services.block_create(user=alice, blocked=alice)

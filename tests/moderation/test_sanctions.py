@@ -128,6 +128,64 @@ def test_a_suspended_players_game_goes_on_their_turn_times_out(mod, alice, bob, 
     assert GameAction.objects.filter(game=game, source="timeout", seat=0).exists()
 
 
+def _absent_players_game(mod, kind: str | None) -> tuple[Game, list[tuple]]:
+    """A two-player game on a table whose absent players' seats go to a bot (RULES.md 15), its
+    host sanctioned with ``kind`` (or not at all) and never moving: each of her decisions runs
+    out of time through the deadline sweep, the other player plays his own. Returns the game once
+    a bot has her seat, and its log."""
+    from games import tasks
+    from games.models import Seat, Table
+    from tests.factories import UserFactory
+    from tests.games.play_helpers import next_move
+
+    ana = UserFactory(username=f"ana-{kind}", display_name="Ana")
+    ben = UserFactory(username=f"ben-{kind}", display_name="Ben")
+    table = game_services.table_create(host=ana, name="Absent", preset="classic", pace=Table.Pace.LIVE, seat_count=2,
+                                       absent_seat=Table.AbsentSeat.BOT)
+    game_services.table_join(table=table, user=ben)
+    with mock.patch.object(game_services.secrets, "randbits", return_value=20240601):
+        game = game_services.table_start(table=table, by=ana)
+    if kind is not None:
+        services.sanction_create(moderator=mod, user=ana, kind=kind, reason="x",
+                                 duration=DAY if kind == "suspend" else None)
+    seat = Seat.objects.get(table=table, user=ana)
+    for _ in range(300):
+        game.refresh_from_db()
+        seat.refresh_from_db()
+        if seat.bot or game.status != Game.Status.ACTIVE:
+            break
+        if seat.position in game.waiting_seats:
+            Game.objects.filter(pk=game.pk).update(deadline=timezone.now() - timedelta(seconds=1))
+            assert tasks.process_deadlines() >= 1
+        else:
+            _position, move = next_move(game)
+            game_services.game_submit_action(game=game, user=ben, action=move, expected_version=game.version)
+    log = list(GameAction.objects.filter(game=game).exclude(seq=0).order_by("seq")
+               .values_list("seat", "source", "action", "events"))
+    return game, log
+
+
+@pytest.mark.parametrize("kind", ["suspend", "ban"])
+def test_a_sanctioned_players_third_missed_turn_hands_the_seat_to_a_bot_as_anyone_elses(mod, kind):
+    from games.engine import GameState
+    from games.models import Seat
+
+    game, log = _absent_players_game(mod, kind)
+
+    seat = Seat.objects.get(table_id=game.table_id, position=0)
+    assert seat.bot == Seat.Bot.STRATEGY and seat.user.username == f"ana-{kind}"
+    assert game.status == Game.Status.ACTIVE and not GameState.from_json(game.state).players[0].bankrupt
+    # Two turns missed, then the timeout that would have been the third is the bot's move.
+    missed = [e["count"] for _seat, _source, _action, events in log for e in events
+              if e["e"] == "missed" and e["p"] == 0]
+    assert missed == [1, 2]
+    sources = [source for s, source, _action, _events in log if s == 0]
+    assert "bot" in sources and "timeout" not in sources[sources.index("bot"):]
+    # Move for move what happens to a player nobody sanctioned.
+    _game, unsanctioned = _absent_players_game(mod, None)
+    assert log == unsanctioned
+
+
 def test_one_appeal_enters_the_queue_and_a_second_is_refused(client, mod, bob, password):
     sanction = services.sanction_create(moderator=mod, user=bob, kind="ban", reason="Cheating")
     _login(client, bob, password)

@@ -402,3 +402,16 @@ def _states_of(record: dict) -> list[GameState]:
         apply(state, {k: v for k, v in a.items() if k != "clock"}, events=False)
         states.append(state.copy())
     return states
+
+
+def test_a_rematch_invites_everyone_but_a_player_who_blocks_the_host(alice, bob, charlie, finished_game):
+    from moderation import services as moderation_services
+    from ratings.models import Rematch
+
+    game = finished_game([alice, bob, charlie], seed=1)
+    moderation_services.block_create(user=charlie, blocked=alice)
+
+    table, created = services.rematch_create(game=game, by=alice)
+
+    assert created and Rematch.objects.get().table == table
+    assert list(table.invitations.values_list("email", flat=True)) == ["bob@example.com"]

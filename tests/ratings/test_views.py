@@ -10,14 +10,22 @@ from django.urls import reverse
 
 from games.engine import GameState
 from games.models import GameAction, Invitation, Table
+from moderation import services as block_services
+from moderation.models import Block
 from ratings import services, skill
 from ratings.models import Rating, Rematch
+from tests.moderation.conftest import make_moderator
 
 pytestmark = pytest.mark.django_db
 
 
 def _text(response) -> str:
     return re.sub(r"\s+", " ", response.content.decode())
+
+
+def _page(response) -> str:
+    # The page without its CSRF tokens, which are masked afresh in every response.
+    return re.sub(r'(csrfmiddlewaretoken" value=|"X-CSRFToken": )"[^"]*"', r"\1", response.content.decode())
 
 
 @pytest.fixture
@@ -84,12 +92,87 @@ def test_a_private_game_is_listed_only_to_its_players(client, finished_game, ali
     assert reverse("games:game", args=[game.pk]) not in client.get(url).content.decode()
 
 
-def test_a_moderator_sees_the_moderation_history_link(client, rated, alice, bob):
+def test_a_moderator_sees_the_link_to_the_accounts_moderation_history(client, rated, alice, bob):
+    client.force_login(make_moderator("mona"))
+    page = client.get(reverse("ratings:profile", args=["alice"])).content.decode()
+    assert reverse("moderation:account", args=[alice.pk]) in page
+    assert reverse("admin:accounts_user_history", args=[alice.pk]) not in page
+
+
+def test_staff_who_are_not_moderators_keep_the_admins_history_link(client, rated, alice, bob):
     bob.is_staff = True
     bob.save()
     client.force_login(bob)
     page = client.get(reverse("ratings:profile", args=["alice"])).content.decode()
     assert reverse("admin:accounts_user_history", args=[alice.pk]) in page
+    assert reverse("moderation:account", args=[alice.pk]) not in page
+
+
+# Blocks (issue 13): the owner's block hides the pages; the viewer's own block is shown, undoable.
+
+def test_a_player_who_blocks_the_viewer_is_as_unknown_to_them_as_no_account(client, rated, alice, bob, charlie):
+    block_services.block_create(user=alice, blocked=bob)
+    client.force_login(bob)
+    unknown = client.get(reverse("ratings:profile", args=["nobody"]))
+
+    for url in (reverse("ratings:profile", args=["alice"]), reverse("ratings:history", args=["alice"])):
+        response = client.get(url)
+        assert response.status_code == 404
+        assert _page(response) == _page(unknown).replace("nobody", "alice")
+    # Others, visitors and the owner still see them; so does a moderator the owner blocks.
+    mod = make_moderator("mona")
+    block_services.block_create(user=alice, blocked=mod)
+    for viewer in (charlie, None, alice, mod):
+        client.logout() if viewer is None else client.force_login(viewer)
+        assert client.get(reverse("ratings:profile", args=["alice"])).status_code == 200
+        assert client.get(reverse("ratings:history", args=["alice"])).status_code == 200
+
+
+def test_a_viewer_who_blocks_the_owner_sees_so_and_may_unblock(client, rated, alice, bob):
+    block_services.block_create(user=bob, blocked=alice)
+    client.force_login(bob)
+    url = reverse("ratings:profile", args=["alice"])
+
+    page = _text(client.get(url))
+    assert "You have blocked this player" in page
+    action = reverse("moderation:block", args=[alice.pk])
+    assert re.search(rf'<form method="post" action="{action}"[^>]*> ?<input type="hidden" name="csrfmiddlewaretoken"',
+                     page)
+    assert 'name="unblock" value="1"' in page and ">Block</button>" not in page
+
+    response = client.post(reverse("moderation:block", args=[alice.pk]), {"unblock": "1", "next": url}, follow=True)
+
+    assert response.redirect_chain == [(url, 302)]
+    assert not Block.objects.filter(blocker=bob, blocked=alice).exists()
+    page = _text(response)
+    assert "You have blocked this player" not in page and ">Block</button>" in page
+
+
+def test_a_signed_in_viewer_may_block_from_the_profile_and_nobody_else_sees_the_button(client, rated, alice, bob):
+    url = reverse("ratings:profile", args=["alice"])
+    assert ">Block</button>" not in _text(client.get(url))  # a visitor
+    client.force_login(alice)
+    assert ">Block</button>" not in _text(client.get(url))  # her own profile
+    client.force_login(bob)
+    assert ">Block</button>" in _text(client.get(url))
+
+    first = client.post(reverse("moderation:block", args=[alice.pk]), {"next": url})
+    client.post(reverse("moderation:block", args=[alice.pk]), {"next": url})  # a double click
+
+    assert first.url == url
+    assert list(Block.objects.values_list("blocker", "blocked")) == [(bob.pk, alice.pk)]
+    page = _text(client.get(url))
+    assert "You have blocked this player" in page and ">Block</button>" not in page
+
+
+def test_a_forged_block_changes_nothing(client, rated, alice, bob):
+    client.force_login(bob)
+    assert client.get(reverse("moderation:block", args=[alice.pk])).status_code == 405
+    assert client.post(reverse("moderation:block", args=[999999])).status_code == 404
+    client.post(reverse("moderation:block", args=[bob.pk]))  # himself
+    client.logout()
+    assert client.post(reverse("moderation:block", args=[alice.pk])).status_code == 302  # to sign in
+    assert Block.objects.count() == 0
 
 
 def test_an_unknown_or_closed_account_has_no_profile(client, alice):
@@ -194,3 +277,16 @@ def test_the_game_history_lists_every_game_newest_first_and_hides_private_ones(
     assert client.get(url + "?family=classic").status_code == 200
     assert client.get(url + "?family=chess").status_code == 404
     assert client.get(reverse("ratings:history", args=["nobody"])).status_code == 404
+
+
+@pytest.mark.parametrize(("language", "block", "blocked"), [
+    ("es", ">Bloquear</button>", "Has bloqueado a este jugador"),
+    ("ca", ">Bloquejar</button>", "Has bloquejat aquest jugador"),
+])
+def test_the_profiles_block_line_speaks_the_viewers_language(client, alice, bob, language, block, blocked):
+    type(bob).objects.filter(pk=bob.pk).update(language=language)
+    client.force_login(bob)
+    url = reverse("ratings:profile", args=["alice"])
+    assert block in _text(client.get(url))
+    block_services.block_create(user=bob, blocked=alice)
+    assert blocked in _text(client.get(url))
