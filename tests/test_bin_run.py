@@ -4,7 +4,7 @@ The worker started with an embedded beat (-B) used to leave its pool process and
 behind when its main process was killed; the orphaned beat kept queueing the deadline sweep.
 bin/run now runs one worker, one beat and the server, each in a process group of its own, and
 stops all of them when any ends. These tests start the real bin/run on the embedded defaults
-(SQLite and the filesystem broker in a folder of their own, port 8103), kill a process the hard
+(SQLite and the filesystem broker in a folder of their own, on a free port), kill a process the hard
 way, and look at every process that bin/run had started.
 """
 
@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import socket
 import signal
 import subprocess
 import time
@@ -21,7 +22,16 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-PORT = 8103
+
+
+def _free_port() -> int:
+    # Two test runs on one machine (helpers' worktrees, CI) must not fight over a fixed port.
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+PORT = _free_port()
 START_TIMEOUT = 180  # setup, migrations on a fresh database, then three processes starting
 STOP_TIMEOUT = 60
 
