@@ -359,6 +359,12 @@ CELERY_BEAT_SCHEDULE: dict[str, dict] = {
         "schedule": 300.0,
         "options": {"expires": 300.0},
     },
+    # Reminders when a quarter of a correspondence decision's time is left (issue 14).
+    "notifications-send-reminders": {
+        "task": "notifications.tasks.send_reminders",
+        "schedule": 60.0,
+        "options": {"expires": 50.0},
+    },
     # Each user's daily digest at their local morning (issue 14); once a day each, however often.
     "notifications-send-digests": {
         "task": "notifications.tasks.send_digests",

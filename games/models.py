@@ -165,9 +165,9 @@ class Game(models.Model):
     # When the pending decision times out (RULES.md 11); null while nothing can time out.
     deadline = models.DateTimeField(null=True, blank=True, db_index=True)
     winner_seat = models.PositiveSmallIntegerField(null=True, blank=True)
-    # No longer written: "your turn" e-mails are notifications.models.Notification rows, one per
-    # wait (issue 14). Kept until a migration of the games app drops it.
-    notified_version = models.PositiveIntegerField(default=0)
+    # Correspondence tables: when a quarter of the decision's time is left, the moment of its
+    # reminder (issue 14), swept by notifications.tasks.send_reminders; null once it is sent.
+    reminder_at = models.DateTimeField(null=True, blank=True, db_index=True)
     started_at = models.DateTimeField(auto_now_add=True)
     finished_at = models.DateTimeField(null=True, blank=True)
     updated_at = models.DateTimeField(auto_now=True)

@@ -437,6 +437,14 @@ def _deadline(game: Game, state: GameState, now: datetime) -> datetime | None:
     return now + timedelta(seconds=seconds)
 
 
+def _reminder_at(game: Game) -> datetime | None:
+    """Issue 14: on a correspondence table, the reminder of a decision goes out when a quarter
+    of its time is left (notifications.reminders sweeps this indexed column)."""
+    if game.deadline is None or game.table.pace != Table.Pace.CORRESPONDENCE:
+        return None
+    return game.deadline - timedelta(hours=game.table.turn_hours or 24) / 4
+
+
 def _decision(state: dict) -> tuple | None:
     """What the game waits on, as a value that changes exactly when a decision is newly waited
     on: each one gets a fresh deadline (RULES.md 11) and its "your turn" e-mail.
@@ -485,7 +493,9 @@ def _write(sub: Submission, seats: list[Seat], *, before: dict | None, fresh: bo
     game.waiting_seats = waiting
     if moved or game.deadline is None:
         game.deadline = _deadline(game, state, now)
+        game.reminder_at = _reminder_at(game)
     fields = ["state", "version", "round", "current_seat", "pending", "waiting_seats", "deadline", "updated_at"]
+    fields.append("reminder_at")
     if state.over and game.status == Game.Status.ACTIVE:
         game.status = Game.Status.FINISHED
         game.winner_seat = state.winner
@@ -504,7 +514,7 @@ def _write(sub: Submission, seats: list[Seat], *, before: dict | None, fresh: bo
         from notifications.services import plan_game
         items = plan_game(game=game, seats=seats, previous_waiting=previous_waiting, state=state,
                           events=sub.events, started=before is None, over="finished_at" in fields,
-                          version=game.version)
+                          version=game.version, before=before)
         if items:
             from notifications import tasks as notification_tasks
             gid = game.pk
@@ -735,6 +745,9 @@ def _bot_takes_over(game: Game, state: GameState, seats: list[Seat], p: int) -> 
         return False
     seat.bot = Seat.Bot.STRATEGY
     seat.save(update_fields=["bot"])
+    # Read by notifications.services.plan_game in this move's _write: the player is told they
+    # were forfeited (issue 14), though no bankruptcy is logged.
+    seat.taken_over = True
     return True
 
 

@@ -21,6 +21,9 @@ TEMPLATES = {
     Kind.FORFEITED: "forfeited",
     Kind.GAME_STARTED: "game_started",
     Kind.GAME_OVER: "game_over",
+    Kind.REMINDER: "reminder",
+    Kind.FORFEIT_WARNING: "forfeit_warning",
+    Kind.OUTBID: "outbid",
 }
 
 
@@ -58,7 +61,13 @@ def send_notification(*, notification: Notification) -> None:
     context: dict[str, Any] = {
         **game_emails.game_context(game), "user": user, "kind": n.kind, "deadline": game.deadline,
         **footer_context(user_id=user.pk, kind=n.kind),
+        # The notification's own facts; a maximum bid is the recipient's own secret (RULES.md 15).
+        "data": n.data, "maximum": n.data.get("maximum"),
     }
+    if n.data.get("square") is not None:
+        from games.engine import GameState
+
+        context["square_name"] = GameState.from_json(game.state).board.name_of(n.data["square"])
     if n.kind == Kind.GAME_OVER:
         from games import selectors
 

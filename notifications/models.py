@@ -22,6 +22,9 @@ class Kind(models.TextChoices):
     GAME_STARTED = "game_started", _("A game of yours started")
     GAME_OVER = "game_over", _("A game of yours ended")
     INVITATION = "invitation", _("An invitation to a table")
+    REMINDER = "reminder", _("A reminder when a quarter of your time is left")
+    FORFEIT_WARNING = "forfeit_warning", _("A warning before a missed turn forfeits you")
+    OUTBID = "outbid", _("You were outbid above your maximum bid")
 
 
 class Mode(models.TextChoices):
@@ -39,6 +42,7 @@ class Notification(models.Model):
         STALE = "stale", _("Not e-mailed: the game had moved on")
         DIGEST = "digest", _("Kept for the daily digest")
         OFF = "off", _("Not e-mailed: switched off")
+        BOUNCED = "bounced", _("Not e-mailed: the address bounced")
 
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="notifications")
     kind = models.CharField(max_length=16, choices=Kind.choices)
@@ -90,3 +94,22 @@ class Digest(models.Model):
 
     def __str__(self) -> str:
         return f"digest of user {self.user_id} for {self.day}"
+
+
+class Undeliverable(models.Model):
+    """An address the mail provider reported as bouncing or complaining (anymail's tracking
+    webhooks): no notification goes to it until its owner confirms it again (allauth's e-mail
+    confirmation deletes the row)."""
+
+    class Reason(models.TextChoices):
+        BOUNCED = "bounced", _("Messages to it bounced")
+        COMPLAINED = "complained", _("It reported our e-mail as spam")
+        REJECTED = "rejected", _("The mail provider refused to send to it")
+
+    email = models.EmailField(unique=True)
+    reason = models.CharField(max_length=10, choices=Reason.choices)
+    description = models.CharField(max_length=200, blank=True, default="")
+    at = models.DateTimeField(auto_now=True)
+
+    def __str__(self) -> str:
+        return f"{self.email}: {self.reason}"

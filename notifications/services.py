@@ -18,16 +18,19 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from notifications import presence
-from notifications.models import Kind, Mode, Notification, Preference
+from notifications.models import Kind, Mode, Notification, Preference, Undeliverable
 
 logger = logging.getLogger(__name__)
 
 UNSUBSCRIBE_SALT = "notifications.unsubscribe"
 DIGEST_KIND = "digest"  # an unsubscribe token's kind for the daily digest itself
 # The kinds about one game that the game page itself shows: no e-mail while the person has it open.
-SHOWN_ON_THE_PAGE = {Kind.YOUR_TURN, Kind.TRADE_OFFERED, Kind.AUCTION_OPEN, Kind.GAME_OVER, Kind.FORFEITED}
-# The kinds that are about a wait: once the game no longer waits on the seat, they are stale.
-WAITS = {Kind.YOUR_TURN, Kind.TRADE_OFFERED, Kind.AUCTION_OPEN}
+SHOWN_ON_THE_PAGE = {Kind.YOUR_TURN, Kind.TRADE_OFFERED, Kind.AUCTION_OPEN, Kind.GAME_OVER, Kind.FORFEITED,
+                     Kind.REMINDER, Kind.FORFEIT_WARNING, Kind.OUTBID}
+# The kinds that are about a wait: once the game no longer waits on the seat, they are stale
+# (an auction's opening: once the auction is over, for a holder of a maximum is not waited on).
+WAITS = {Kind.YOUR_TURN, Kind.TRADE_OFFERED, Kind.AUCTION_OPEN, Kind.REMINDER}
+AUCTIONS = {"auction", "building_auction"}
 
 # An item of a plan: [kind, user id, key, seat or None, data].
 Item = list
@@ -38,26 +41,34 @@ Item = list
 # ---------------------------------------------------------------------------------------------
 
 def plan_game(*, game, seats, previous_waiting: Iterable[int] | None, state, events: list[dict],
-              started: bool, over: bool, version: int) -> list[Item]:
+              started: bool, over: bool, version: int, before: dict | None = None) -> list[Item]:
     """The notifications of one written move of a correspondence game (issue 14).
 
     "Your turn" goes to a human the game starts to wait on after waiting on someone else:
     once per wait, not for each of their consecutive decisions (``previous_waiting`` is who the
     game waited on before this move; ``None`` at the start). A wait that begins with a trade
-    offered to them, or an auction they may bid in, is told as that instead. The game's start,
-    its end and a forfeit by missed turns (RULES.md 11) are told to the humans concerned."""
-    humans = {s.position: s.user_id for s in seats if s.user_id and not s.bot}
-    if not humans:
-        return []
+    offered to them, or an auction they may bid in, is told as that instead (with the maximum
+    they left, if any: the e-mail goes to them alone, RULES.md 15). The game's start, its end, a
+    forfeit by missed turns (RULES.md 11; or the seat handed to a bot, RULES.md 15), the second
+    miss in a row when the next forfeits, and the engine passing for a holder of a maximum the
+    auction went past (RULES.md 15: outbid above their maximum) are told to the humans
+    concerned. ``before`` is the state before the move (for the maximum that was passed)."""
     gid = game.pk
     items: list[Item] = []
+    # A seat handed to a bot by this move (games.services._bot_takes_over) is a forfeit.
+    for s in seats:
+        if getattr(s, "taken_over", False) and s.user_id:
+            items.append([Kind.FORFEITED, s.user_id, f"g{gid}:forfeit", s.position, {"bot": True}])
+    humans = {s.position: s.user_id for s in seats if s.user_id and not s.bot}
+    if not humans:
+        return items
     players = state.players
     if over:
         for p, uid in humans.items():
             items.append([Kind.GAME_OVER, uid, f"g{gid}:over", p, {"winner": state.winner}])
         return items
     previous = set(previous_waiting or ())
-    from games.engine import waiting_on
+    from games.engine import standing_maximum, waiting_on
 
     top = state.stack[-1] if state.stack else None
     auction_opened = any(e.get("e") == "auction" for e in events)
@@ -70,12 +81,42 @@ def plan_game(*, game, seats, previous_waiting: Iterable[int] | None, state, eve
             kind, data = Kind.TRADE_OFFERED, {"trade": top["trade"]}
         elif top is not None and top["k"] == "auction" and auction_opened and p in top["bidders"]:
             kind, data = Kind.AUCTION_OPEN, {"square": top["sq"]}
+            held = standing_maximum(state, p)
+            if held is not None:
+                data["maximum"] = held
         # One wait, one key: the version at which it began.
         items.append([kind, humans[p], f"g{gid}:v{version}", p, data])
+    if top is not None and top["k"] == "auction" and auction_opened:
+        # A holder of a maximum (left by a standing order as the auction opened) is not waited
+        # on, the engine bids for them (RULES.md 15); they hear of the auction, with their
+        # maximum, in an e-mail to them alone.
+        told = {item[3] for item in items}
+        for p in top["bidders"]:
+            held = standing_maximum(state, p)
+            if p in humans and p not in told and held is not None:
+                items.append([Kind.AUCTION_OPEN, humans[p], f"g{gid}:v{version}", p,
+                              {"square": top["sq"], "maximum": held}])
+    limit = state.rules.missed_turns_limit
+    before_maxima = _maxima(before)
     for e in events:
         p = e.get("p")
-        if e.get("e") == "bankrupt" and p in humans and players[p].missed >= state.rules.missed_turns_limit:
+        if p not in humans:
+            continue
+        if e.get("e") == "bankrupt" and players[p].missed >= limit:
             items.append([Kind.FORFEITED, humans[p], f"g{gid}:forfeit", p, {}])
+        elif e.get("e") == "missed" and limit > 1 and e.get("count") == limit - 1:
+            # The next miss in a row forfeits (RULES.md 11): said now, and again at the
+            # reminder of the decisive wait (notifications.reminders).
+            items.append([Kind.FORFEIT_WARNING, humans[p], f"g{gid}:v{version}:missed", p,
+                          {"missed": limit - 1, "limit": limit, "bot": game.table.absent_seat == "bot"}])
+        elif e.get("e") == "max_bid":
+            before_maxima[p] = e.get("amount")
+        elif e.get("e") == "pass" and e.get("by") == "max":
+            # RULES.md 15: the engine passes for a holder when the bidding went past their
+            # maximum (or their cash); in an open auction they may still bid by hand.
+            items.append([Kind.OUTBID, humans[p], f"g{gid}:v{version}:outbid", p,
+                          {"maximum": before_maxima.get(p), "square": _auction_square(before),
+                           "open": _auction_style(before) == "open"}])
     if started:
         waited = {item[1] for item in items}
         host = game.table.host_id
@@ -83,6 +124,24 @@ def plan_game(*, game, seats, previous_waiting: Iterable[int] | None, state, eve
             if uid not in waited and uid != host:
                 items.append([Kind.GAME_STARTED, uid, f"g{gid}:start", p, {}])
     return items
+
+
+def _maxima(before: dict | None) -> dict[int, int]:
+    """The maxima standing in the auction on top of a state (as JSON) before a move."""
+    stack = (before or {}).get("stack") or ()
+    if not stack or stack[-1].get("k") != "auction":
+        return {}
+    return {q: amount for q, amount in stack[-1].get("max", ())}
+
+
+def _auction_square(before: dict | None) -> int | None:
+    stack = (before or {}).get("stack") or ()
+    return stack[-1].get("sq") if stack else None
+
+
+def _auction_style(before: dict | None) -> str | None:
+    stack = (before or {}).get("stack") or ()
+    return stack[-1].get("style") if stack else None
 
 
 # ---------------------------------------------------------------------------------------------
@@ -158,13 +217,19 @@ def deliver(*, notification: Notification, now=None) -> str:
     if not user.is_active or not user.email:
         _finish(n, Notification.Status.OFF)
         return n.status
+    if address_undeliverable(user.email):
+        # A bounce or a complaint (webhooks.py): nothing more to it until it is confirmed again.
+        _finish(n, Notification.Status.BOUNCED)
+        return n.status
     mode = mode_of(user_id=user.pk, kind=n.kind)
     if mode == Mode.OFF:
         _finish(n, Notification.Status.OFF)
         return n.status
     game = n.game
     if game is not None and n.kind in WAITS and (
-            game.status != game.Status.ACTIVE or n.seat not in (game.waiting_seats or [])):
+            game.status != game.Status.ACTIVE
+            or (n.seat not in (game.waiting_seats or []) and not (
+                n.kind == Kind.AUCTION_OPEN and game.pending in AUCTIONS))):
         _finish(n, Notification.Status.STALE)
         return n.status
     if game is not None and n.kind in SHOWN_ON_THE_PAGE and presence.is_active(
@@ -182,6 +247,10 @@ def deliver(*, notification: Notification, now=None) -> str:
         raise
     _finish(n, Notification.Status.SENT, emailed_at=now)
     return n.status
+
+
+def address_undeliverable(email: str) -> bool:
+    return Undeliverable.objects.filter(email=email.strip().lower()).exists()
 
 
 def notify(*, game_id: int | None, items: Iterable[Item], now=None) -> int:

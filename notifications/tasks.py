@@ -20,3 +20,11 @@ def send_digests() -> int:
     from notifications import digest
 
     return digest.send_digests()
+
+
+@shared_task(ignore_result=True)
+def send_reminders() -> int:
+    """The reminders due now: a quarter of a correspondence decision's time left (issue 14)."""
+    from notifications import reminders
+
+    return reminders.send_reminders()
