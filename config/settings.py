@@ -11,6 +11,7 @@ from pathlib import Path
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 
+from config.email import provider_settings
 from config.env import env_bool, env_choice, env_int, env_list, env_str
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -58,6 +59,8 @@ INSTALLED_APPS = [
     "moderation",
     "ratings",
     "notifications",
+    # E-mail service providers' backends and bounce/complaint webhooks (config/email.py).
+    "anymail",
 ]
 
 MIDDLEWARE = [
@@ -196,13 +199,18 @@ STORAGES = {
     },
 }
 
-# E-mail: printed to the console unless an SMTP host is configured.
+# E-mail: through a provider's API (django-anymail, config/email.py), else SMTP when an SMTP
+# host is configured, else printed to the console.
+_email = provider_settings(debug=DEBUG)
+EMAIL_PROVIDER = _email["EMAIL_PROVIDER"]
+ANYMAIL = _email["ANYMAIL"]
 EMAIL_HOST = env_str("EMAIL_HOST", "")
 EMAIL_BACKEND = env_str(
     "EMAIL_BACKEND",
-    "django.core.mail.backends.smtp.EmailBackend"
-    if EMAIL_HOST
-    else "django.core.mail.backends.console.EmailBackend",
+    _email["backend"]
+    or ("django.core.mail.backends.smtp.EmailBackend"
+        if EMAIL_HOST
+        else "django.core.mail.backends.console.EmailBackend"),
 )
 EMAIL_PORT = env_int("EMAIL_PORT", 587, minimum=1)
 EMAIL_HOST_USER = env_str("EMAIL_HOST_USER", "")

@@ -13,6 +13,8 @@ urlpatterns = [
     # Profiles, leaderboards and rematches.
     path("", include("ratings.urls")),
     path("i18n/", include("django.conf.urls.i18n")),
+    # The e-mail provider's tracking webhooks (bounces, complaints): notifications/webhooks.py.
+    path("anymail/", include("anymail.urls")),
     path("admin/", admin.site.urls),
 ]
 

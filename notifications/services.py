@@ -253,6 +253,37 @@ def address_undeliverable(email: str) -> bool:
     return Undeliverable.objects.filter(email=email.strip().lower()).exists()
 
 
+def address_mark_undeliverable(*, email: str, reason: str, description: str = "") -> Undeliverable:
+    """The provider reported a bounce, a complaint or a refusal: no more notifications to it
+    until its owner confirms it again (``address_reconfirm``, then ``address_confirmed``)."""
+    row, _created = Undeliverable.objects.update_or_create(
+        email=email.strip().lower(), defaults={"reason": reason, "description": description[:200]})
+    return row
+
+
+def address_confirmed(*, email: str) -> int:
+    """Its owner confirmed the address again (allauth's e-mail confirmation): it is deliverable."""
+    deleted, _ = Undeliverable.objects.filter(email=email.strip().lower()).delete()
+    return deleted
+
+
+def address_reconfirm(*, request, user) -> bool:
+    """Send the allauth confirmation link to a user's undeliverable address. The address is
+    marked unverified first: allauth confirms only unverified addresses, and its confirmation
+    (the ``email_confirmed`` signal) is what lifts the mark. Returns whether a link went out."""
+    from allauth.account.models import EmailAddress
+
+    if not user.email or not address_undeliverable(user.email):
+        return False
+    address, _created = EmailAddress.objects.get_or_create(
+        user=user, email__iexact=user.email, defaults={"email": user.email, "primary": True})
+    if address.verified:
+        address.verified = False
+        address.save(update_fields=["verified"])
+    address.send_confirmation(request)
+    return True
+
+
 def notify(*, game_id: int | None, items: Iterable[Item], now=None) -> int:
     """Write the rows of ``items`` (each once) and deliver the new ones; returns e-mails sent."""
     sent = 0

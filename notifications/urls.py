@@ -10,5 +10,6 @@ urlpatterns = [
     path("read/", views.read_all, name="read_all"),
     path("<int:notification_id>/open/", views.open_one, name="open"),
     path("settings/", views.preferences, name="preferences"),
+    path("settings/reconfirm/", views.reconfirm, name="reconfirm"),
     path("unsubscribe/<str:token>/", views.unsubscribe, name="unsubscribe"),
 ]

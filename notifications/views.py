@@ -22,7 +22,7 @@ from games.links import game_path, invite_path
 from games.models import Invitation
 from notifications import services
 from notifications.digest import DIGEST_LABEL
-from notifications.models import Kind, Mode, Notification, Preference
+from notifications.models import Kind, Mode, Notification, Preference, Undeliverable
 
 
 @require_http_methods(["GET", "POST"])
@@ -43,7 +43,21 @@ def preferences(request: HttpRequest) -> HttpResponse:
         return redirect("notifications:preferences")
     rows = [{"kind": kind, "label": label, "mode": current.get(kind, Mode.IMMEDIATELY)}
             for kind, label in Kind.choices]
-    return render(request, "notifications/preferences.html", {"rows": rows, "modes": Mode.choices})
+    undeliverable = Undeliverable.objects.filter(email=request.user.email.strip().lower()).first()
+    return render(request, "notifications/preferences.html",
+                  {"rows": rows, "modes": Mode.choices, "undeliverable": undeliverable})
+
+
+@require_POST
+@login_required
+def reconfirm(request: HttpRequest) -> HttpResponse:
+    """Send the confirmation link to the user's address that bounced (webhooks.py)."""
+    if services.address_reconfirm(request=request, user=request.user):
+        messages.success(request, _("We have sent a confirmation link to %(email)s. Open it to receive "
+                                    "notifications there again.") % {"email": request.user.email})
+    else:
+        messages.error(request, _("Your address has not bounced: there is nothing to confirm."))
+    return redirect("notifications:preferences")
 
 
 @csrf_exempt
