@@ -93,11 +93,22 @@ def _unread(user) -> int:
     return Notification.objects.filter(user=user, read_at__isnull=True).count()
 
 
+def _waiting(user) -> int:
+    """How many games wait on the user now (one query): the tab's title and favicon count."""
+    from games.models import Game, Seat
+
+    rows = Seat.objects.filter(user=user, bot="", table__game__status=Game.Status.ACTIVE).values_list(
+        "position", "table__game__waiting_seats")
+    return sum(1 for position, waiting in rows if position in (waiting or ()))
+
+
 @require_safe
 @login_required
 def badge(request: HttpRequest) -> HttpResponse:
-    """The bell's contents, which the header loads and refreshes with htmx (one COUNT)."""
-    return render(request, "notifications/_bell.html", {"unread": _unread(request.user)})
+    """The bell's contents, which the header loads and refreshes with htmx (one COUNT), and the
+    number of games waiting on the user, for the tab's title and favicon (static/js/tab_badge.js)."""
+    return render(request, "notifications/_bell.html",
+                  {"unread": _unread(request.user), "waiting": _waiting(request.user)})
 
 
 def _inbox_context(user) -> dict:

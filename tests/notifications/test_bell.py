@@ -88,3 +88,24 @@ def test_mark_all_read_answers_htmx_with_the_list_and_tells_the_bell(
 def test_the_bell_needs_a_login(client):
     assert client.get(reverse("notifications:badge")).status_code == 302
     assert client.post(reverse("notifications:read_all")).status_code == 302
+
+
+@pytest.mark.django_db
+def test_the_bell_tells_the_tab_how_many_games_wait_on_you_in_a_fixed_number_of_queries(
+    client, alice, bob, charlie, make_game, django_assert_num_queries
+):
+    first = make_game(alice, bob, name="One")
+    second = make_game(alice, charlie, name="Two")
+    users = {g.pk: users_by_seat(g)[g.waiting_seats[0]] for g in (first, second)}
+    client.force_login(alice)
+    expected = sum(1 for u in users.values() if u == alice)
+
+    client.get(reverse("notifications:badge"), **HTMX)  # (the session's first read, as any page's)
+    with django_assert_num_queries(4):  # session, user, unread count, seats waited on
+        badge = client.get(reverse("notifications:badge"), **HTMX).content.decode()
+    assert f'data-waiting="{expected}"' in badge
+    assert 'data-label="Your turn"' in badge
+
+    client.force_login(bob)
+    waits_on_bob = 1 if users[first.pk] == bob else 0
+    assert f'data-waiting="{waits_on_bob}"' in client.get(reverse("notifications:badge"), **HTMX).content.decode()

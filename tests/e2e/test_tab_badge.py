@@ -1,0 +1,58 @@
+"""The browser tab says when games wait on you (issue 14): "(1) Your turn — …" in the title and
+a count drawn on the favicon, on every page, from the bell's fragment; none when nothing does."""
+
+from __future__ import annotations
+
+import base64
+
+import pytest
+from django.conf import settings
+from django.test import Client
+
+from games import services
+from tests.games.play_helpers import users_by_seat
+
+pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True)]
+
+
+def _page_of(browser, site, user, width):
+    client = Client()
+    client.force_login(user)
+    context = browser.new_context(viewport={"width": width, "height": 900}, is_mobile=width < 600)
+    context.add_cookies([{"name": settings.SESSION_COOKIE_NAME, "url": site,
+                          "value": client.cookies[settings.SESSION_COOKIE_NAME].value}])
+    page = context.new_page()
+    page.set_default_timeout(15000)
+    return context, page
+
+
+@pytest.mark.parametrize("width", [1280, 390])
+def test_the_tab_title_and_favicon_show_the_games_waiting_on_you(browser, site, artifacts, alice, bob, width):
+    table = services.table_create(host=alice, name="Tab table", preset="classic", seat_count=2)
+    services.table_join(table=table, user=bob)
+    game = services.table_start(table=table, by=alice)
+    waited = users_by_seat(game)[game.waiting_seats[0]]
+    other = bob if waited == alice else alice
+
+    context, page = _page_of(browser, site, waited, width)
+    try:
+        for path in ("/", "/notifications/settings/", f"/games/{game.pk}/"):
+            page.goto(site + path)
+            page.locator("html[data-tab-badge='1']").wait_for(state="attached")
+            assert page.title().startswith("(1) Your turn — ")
+            href = page.locator("link[rel~='icon']").get_attribute("href")
+            assert href.startswith("data:image/png;base64,")
+        page.screenshot(path=str(artifacts / f"tab-badge-game-{width}.png"))
+        (artifacts / f"tab-badge-favicon-{width}.png").write_bytes(base64.b64decode(href.split(",", 1)[1]))
+    finally:
+        context.close()
+
+    context, page = _page_of(browser, site, other, width)
+    try:
+        page.goto(site + "/")
+        page.locator(".nav-bell [data-waiting]").wait_for(state="attached")
+        assert not page.title().startswith("(")
+        assert page.locator("link[rel~='icon']").get_attribute("href").endswith(".svg")
+        assert page.evaluate("document.documentElement.dataset.tabBadge") is None
+    finally:
+        context.close()
