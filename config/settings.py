@@ -221,6 +221,25 @@ EMAIL_TIMEOUT = env_int("EMAIL_TIMEOUT", 10, minimum=1)
 DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", f"{SITE_NAME} <noreply@localhost>")
 SERVER_EMAIL = env_str("SERVER_EMAIL", DEFAULT_FROM_EMAIL)
 
+# Optional Web Push (notifications/push.py): on when a VAPID private key is set (base64url, raw
+# or DER, as `vapid --gen` or py_vapid make it); the subject is the contact push services see.
+VAPID_PRIVATE_KEY = env_str("VAPID_PRIVATE_KEY", "")
+VAPID_SUBJECT = env_str("VAPID_SUBJECT", f"mailto:{DEFAULT_FROM_EMAIL.rsplit('<', 1)[-1].rstrip('>')}")
+if VAPID_PRIVATE_KEY:
+    try:
+        from py_vapid import Vapid as _Vapid
+
+        _Vapid.from_string(private_key=VAPID_PRIVATE_KEY)
+    except Exception as _e:
+        raise ImproperlyConfigured(f"VAPID_PRIVATE_KEY is not a VAPID private key ({_e}).") from _e
+if not VAPID_SUBJECT.startswith(("mailto:", "https://")):
+    raise ImproperlyConfigured("VAPID_SUBJECT must be a mailto: or https:// address.")
+# The push services the browsers' subscriptions may name (the site posts only to these).
+WEB_PUSH_HOSTS = env_list("WEB_PUSH_HOSTS", [
+    "fcm.googleapis.com", "push.services.mozilla.com", "notify.windows.com", "push.apple.com",
+])
+WEB_PUSH_SCHEMES = ["https"]
+
 # Security switches that only make sense behind HTTPS: on by default outside DEBUG, so that
 # `manage.py check --deploy` is clean with production settings; each can be turned off.
 SECURE_COOKIES = env_bool("SECURE_COOKIES", not DEBUG)

@@ -45,9 +45,10 @@ def send(
     language: str | None = None,
     time_zone: str | None = None,
     headers: dict[str, str] | None = None,
-) -> None:
+) -> str:
     """Render the three templates of e-mail ``name`` for one recipient and send it (with
-    ``headers``: notifications.emails gives every notification its List-Unsubscribe ones)."""
+    ``headers``: notifications.emails gives every notification its List-Unsubscribe ones).
+    Returns the subject (a Web Push of the same notification shows it)."""
     context = {"site_name": settings.SITE_NAME, "site_url": settings.SITE_URL, **context}
     with translation.override(language or settings.LANGUAGE_CODE):
         zone = _zone(time_zone)
@@ -65,6 +66,7 @@ def send(
     message = EmailMultiAlternatives(subject=subject, body=text, to=[to], headers=headers)
     message.attach_alternative(html, "text/html")
     message.send()
+    return subject
 
 
 def game_context(game: Game) -> dict[str, Any]:
@@ -102,7 +104,7 @@ def plain_name(text: str, limit: int) -> str:
 
 
 def send_invitation(*, invitation: Invitation, headers: dict[str, str] | None = None,
-                    extra: dict[str, Any] | None = None) -> None:
+                    extra: dict[str, Any] | None = None) -> str:
     table = invitation.table
     invitee = User.objects.filter(email__iexact=invitation.email, is_active=True).first()
     context = {
@@ -116,7 +118,7 @@ def send_invitation(*, invitation: Invitation, headers: dict[str, str] | None = 
         **(extra or {}),
     }
     language = invitee.language if invitee else invitation.invited_by.language
-    send(
+    return send(
         name="invitation",
         to=invitation.email,
         context=context,

@@ -8,7 +8,7 @@ from typing import Any
 from django.urls import reverse
 
 from games import notifications as game_emails
-from games.links import absolute
+from games.links import absolute, invite_path
 from notifications.models import Kind, Notification
 from notifications.services import unsubscribe_token
 
@@ -47,16 +47,18 @@ def footer_context(*, user_id: int, kind: str) -> dict[str, Any]:
     }
 
 
-def send_notification(*, notification: Notification) -> None:
+def send_notification(*, notification: Notification) -> tuple[str, str]:
+    """E-mail one notification; returns its subject and the address it links to."""
     n = notification
     user = n.user
     if n.kind == Kind.INVITATION:
         from games.models import Invitation
 
         invitation = Invitation.objects.select_related("table", "invited_by").get(pk=n.data["invitation"])
-        game_emails.send_invitation(invitation=invitation, headers=list_headers(user_id=user.pk, kind=n.kind),
-                                    extra=footer_context(user_id=user.pk, kind=n.kind))
-        return
+        subject = game_emails.send_invitation(
+            invitation=invitation, headers=list_headers(user_id=user.pk, kind=n.kind),
+            extra=footer_context(user_id=user.pk, kind=n.kind))
+        return subject, absolute(invite_path(invitation.table.invite_code))
     game = n.game
     context: dict[str, Any] = {
         **game_emails.game_context(game), "user": user, "kind": n.kind, "deadline": game.deadline,
@@ -74,7 +76,8 @@ def send_notification(*, notification: Notification) -> None:
         seats = list(game.table.seats.select_related("user"))
         context["winner"] = selectors.winner_name(game, seats)
         context["you_won"] = game.winner_seat == n.seat
-    game_emails.send(
+    subject = game_emails.send(
         name=TEMPLATES[n.kind], to=user.email, context=context, language=user.language,
         time_zone=user.time_zone, headers=list_headers(user_id=user.pk, kind=n.kind),
     )
+    return subject, context["game_url"]

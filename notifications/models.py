@@ -113,3 +113,17 @@ class Undeliverable(models.Model):
 
     def __str__(self) -> str:
         return f"{self.email}: {self.reason}"
+
+
+class PushSubscription(models.Model):
+    """A browser's Web Push subscription (notifications/push.py): where the push service takes
+    a user's notifications for that browser. Removed when the service answers 404 or 410."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    endpoint = models.URLField(max_length=1000, unique=True)
+    p256dh = models.CharField(max_length=200)
+    auth = models.CharField(max_length=100)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self) -> str:
+        return f"push subscription {self.pk} of user {self.user_id}"

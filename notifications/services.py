@@ -240,13 +240,30 @@ def deliver(*, notification: Notification, now=None) -> str:
         _finish(n, Notification.Status.DIGEST)
         return n.status
     try:
-        emails.send_notification(notification=n)
+        subject, url = emails.send_notification(notification=n)
     except Exception:
         # Back to PENDING, so that the task's retry (or the next delivery) can send it.
         _finish(n, Notification.Status.PENDING)
         raise
     _finish(n, Notification.Status.SENT, emailed_at=now)
+    _push(n, subject=subject, url=url)
     return n.status
+
+
+def _push(n: Notification, *, subject: str, url: str) -> None:
+    """The same news to the user's browsers (push.py), if they turned it on; never in the way
+    of the e-mail, which has gone out already."""
+    from django.conf import settings
+
+    from notifications import push
+
+    if not push.enabled():
+        return
+    try:
+        push.send(user_id=n.user_id, payload={"title": settings.SITE_NAME, "body": subject, "url": url,
+                                              "tag": f"notification-{n.pk}"})
+    except Exception:
+        logger.exception("push of notification %s failed", n.pk)
 
 
 def address_undeliverable(email: str) -> bool:

@@ -12,4 +12,7 @@ urlpatterns = [
     path("settings/", views.preferences, name="preferences"),
     path("settings/reconfirm/", views.reconfirm, name="reconfirm"),
     path("unsubscribe/<str:token>/", views.unsubscribe, name="unsubscribe"),
+    path("push/sw.js", views.service_worker, name="service_worker"),
+    path("push/subscribe/", views.push_subscribe, name="push_subscribe"),
+    path("push/unsubscribe/", views.push_unsubscribe, name="push_unsubscribe"),
 ]

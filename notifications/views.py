@@ -8,9 +8,11 @@ and no CSRF token (the mail program has none; the signature is what proves the l
 
 from __future__ import annotations
 
+import json
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.csrf import csrf_exempt
@@ -44,8 +46,11 @@ def preferences(request: HttpRequest) -> HttpResponse:
     rows = [{"kind": kind, "label": label, "mode": current.get(kind, Mode.IMMEDIATELY)}
             for kind, label in Kind.choices]
     undeliverable = Undeliverable.objects.filter(email=request.user.email.strip().lower()).first()
+    from notifications import push
+
     return render(request, "notifications/preferences.html",
-                  {"rows": rows, "modes": Mode.choices, "undeliverable": undeliverable})
+                  {"rows": rows, "modes": Mode.choices, "undeliverable": undeliverable,
+                   "push_key": push.public_key() if push.enabled() else ""})
 
 
 @require_POST
@@ -146,3 +151,58 @@ def read_all(request: HttpRequest) -> HttpResponse:
         # The header's bell hears it too (it reloads its count on this event).
         return trigger_client_event(response, "notifications-read")
     return redirect("notifications:inbox")
+
+
+# ---------------------------------------------------------------------------------------------
+# Web Push: the service worker, and a browser's subscription (push.py)
+# ---------------------------------------------------------------------------------------------
+
+@require_safe
+def service_worker(request: HttpRequest) -> HttpResponse:
+    """static/js/push_sw.js, served here so that it may control the whole site (scope "/"):
+    a worker served from /static/js/ could otherwise only have that folder as its scope."""
+    from django.contrib.staticfiles import finders
+
+    path = finders.find("js/push_sw.js")
+    with open(path, encoding="utf-8") as f:
+        response = HttpResponse(f.read(), content_type="text/javascript; charset=utf-8")
+    response["Service-Worker-Allowed"] = "/"
+    response["Cache-Control"] = "no-cache"
+    return response
+
+
+def _json_body(request: HttpRequest) -> dict | None:
+    try:
+        body = json.loads(request.body.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError):
+        return None
+    return body if isinstance(body, dict) else None
+
+
+@require_POST
+@login_required
+def push_subscribe(request: HttpRequest) -> HttpResponse:
+    from notifications import push
+
+    if not push.enabled():
+        return JsonResponse({"error": _("Browser notifications are not available on this site.")}, status=404)
+    body = _json_body(request) or {}
+    keys = body.get("keys") if isinstance(body.get("keys"), dict) else {}
+    try:
+        push.subscription_save(user=request.user, endpoint=str(body.get("endpoint") or ""),
+                               p256dh=str(keys.get("p256dh") or ""), auth=str(keys.get("auth") or ""))
+    except push.BadSubscription:
+        return JsonResponse({"error": _("This browser's subscription could not be used.")}, status=400)
+    return JsonResponse({"ok": True}, status=201)
+
+
+@require_POST
+@login_required
+def push_unsubscribe(request: HttpRequest) -> HttpResponse:
+    from notifications import push
+
+    body = _json_body(request)
+    if body is None or not isinstance(body.get("endpoint"), str):
+        return JsonResponse({"error": _("This browser's subscription could not be used.")}, status=400)
+    push.subscription_delete(user=request.user, endpoint=body["endpoint"])
+    return JsonResponse({"ok": True})
