@@ -10,9 +10,13 @@ clock, e-mail in memory and Celery tasks inline, and prints per human per round:
 - per decision: what the site sent before issue 14, one e-mail for every decision newly
   waited on (``services._decision`` changing while the human is waited on).
 
-Two kinds of humans: "page closed" visit the game when it waits on them, make their decisions
-(20 s apart) and close the page, coming back hours later; "page open" keep the page open, so it
-polls all the time. Run: ``.venv/bin/python bench/notifications.py [--games 6] [--rounds 60]``.
+- reminders: the reminders (and third-miss warnings) sent when a quarter of a decision's time
+  was left (the periodic sweep, notifications/reminders.py, run each time the clock moves on).
+
+Three kinds of humans: "page closed" visit the game when it waits on them, make their decisions
+(20 s apart) and close the page, coming back hours later; "slow" do the same but come back only
+after 20 of their 24 hours (past the quarter-time reminder); "page open" keep the page open, so
+it polls all the time. Run: ``.venv/bin/python bench/notifications.py [--games 6] [--rounds 60]``.
 Uses a throwaway SQLite database in a temporary folder.
 """
 
@@ -32,6 +36,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 VISIT_GAP = timedelta(hours=3)  # a person comes back to a game hours after it starts waiting
+SLOW_GAP = timedelta(hours=20)  # ... or, for the slow ones, with 4 of the 24 hours left
 DECISION_GAP = timedelta(seconds=20)  # decisions within one visit
 
 
@@ -62,7 +67,7 @@ class Clock:
         return self.now
 
 
-def play(index: int, page_open: bool, rounds: int, clock: Clock) -> list[dict]:
+def play(index: int, kind: str, rounds: int, clock: Clock) -> list[dict]:
     from django.core import mail
     from django.db import transaction
 
@@ -70,9 +75,13 @@ def play(index: int, page_open: bool, rounds: int, clock: Clock) -> list[dict]:
     from games import services
     from games.engine import GameState, make_bot, waiting_on
     from games.models import Game
-    from notifications import presence
-    from notifications.models import Notification
-    from notifications.services import WAITS
+    from notifications import presence, reminders
+    from notifications.models import Kind, Notification
+
+    page_open = kind == "page open"
+    gap = SLOW_GAP if kind == "slow" else VISIT_GAP
+    # The e-mails of a wait beginning (the figure of issue 14), apart from the reminders.
+    told = [Kind.YOUR_TURN, Kind.TRADE_OFFERED, Kind.AUCTION_OPEN]
 
     humans = [User.objects.create_user(username=f"h{index}_{i}", email=f"h{index}_{i}@example.com",
                                        password=None) for i in range(2)]
@@ -98,7 +107,8 @@ def play(index: int, page_open: bool, rounds: int, clock: Clock) -> list[dict]:
             for p in user_at:
                 presence.seen(user_id=user_at[p].pk, game_id=game.pk)
         else:
-            clock.now += DECISION_GAP if seat == last_actor else VISIT_GAP
+            clock.now += DECISION_GAP if seat == last_actor else gap
+        reminders.send_reminders()
         # The move arrives through the game page's act view, which marks its player present.
         presence.seen(user_id=user_at[seat].pk, game_id=game.pk)
         action = bot.choose(state, seat, random.Random(f"{index}:{state.seq}"))
@@ -119,9 +129,11 @@ def play(index: int, page_open: bool, rounds: int, clock: Clock) -> list[dict]:
     results = []
     for p, user in user_at.items():
         sent = [m for m in mail.outbox if m.to == [user.email]]
-        turn = Notification.objects.filter(user=user, status=Notification.Status.SENT, kind__in=WAITS).count()
+        turn = Notification.objects.filter(user=user, status=Notification.Status.SENT, kind__in=told).count()
+        reminded = Notification.objects.filter(user=user, status=Notification.Status.SENT,
+                                               kind__in=[Kind.REMINDER, Kind.FORFEIT_WARNING]).count()
         results.append({"rounds": played, "waits": waits[p], "emails": turn, "all": len(sent),
-                        "per_decision": per_decision[p]})
+                        "per_decision": per_decision[p], "reminders": reminded})
     return results
 
 
@@ -137,16 +149,16 @@ def main() -> None:
             print(f"{args.games} correspondence games per kind, classic, 2 humans + 2 strategy bots, "
                   f"at most {args.rounds} rounds")
             print(f"{'humans':<12} {'rounds':>7} {'waits/round':>12} {'e-mails/round':>14} "
-                  f"{'per decision/round (before)':>28} {'all e-mails':>12}")
-            for page_open in (False, True):
+                  f"{'per decision/round (before)':>28} {'reminders/round':>16} {'all e-mails':>12}")
+            for k, kind in enumerate(("page closed", "slow", "page open")):
                 rows = []
                 for i in range(args.games):
-                    rows += play(i + (100 if page_open else 0), page_open, args.rounds, clock)
+                    rows += play(i + 100 * k, kind, args.rounds, clock)
                 rounds = sum(r["rounds"] for r in rows)
-                label = "page open" if page_open else "page closed"
-                print(f"{label:<12} {rounds / len(rows):>7.1f} {sum(r['waits'] for r in rows) / rounds:>12.2f} "
+                print(f"{kind:<12} {rounds / len(rows):>7.1f} {sum(r['waits'] for r in rows) / rounds:>12.2f} "
                       f"{sum(r['emails'] for r in rows) / rounds:>14.2f} "
                       f"{sum(r['per_decision'] for r in rows) / rounds:>28.2f} "
+                      f"{sum(r['reminders'] for r in rows) / rounds:>16.2f} "
                       f"{sum(r['all'] for r in rows):>12}")
 
 

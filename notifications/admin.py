@@ -1,6 +1,6 @@
 from django.contrib import admin
 
-from notifications.models import Notification, Preference
+from notifications.models import Notification, Preference, PushSubscription, Undeliverable
 
 
 @admin.register(Notification)
@@ -13,4 +13,19 @@ class NotificationAdmin(admin.ModelAdmin):
 @admin.register(Preference)
 class PreferenceAdmin(admin.ModelAdmin):
     list_display = ("user", "kind", "mode")
+    raw_id_fields = ("user",)
+
+
+@admin.register(Undeliverable)
+class UndeliverableAdmin(admin.ModelAdmin):
+    """Addresses the provider reported bouncing or complaining; deleting a row sends to it again."""
+
+    list_display = ("email", "reason", "at")
+    list_filter = ("reason",)
+    search_fields = ("email",)
+
+
+@admin.register(PushSubscription)
+class PushSubscriptionAdmin(admin.ModelAdmin):
+    list_display = ("user", "created_at")
     raw_id_fields = ("user",)
