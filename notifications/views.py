@@ -162,10 +162,16 @@ def service_worker(request: HttpRequest) -> HttpResponse:
     """static/js/push_sw.js, served here so that it may control the whole site (scope "/"):
     a worker served from /static/js/ could otherwise only have that folder as its scope."""
     from django.contrib.staticfiles import finders
+    from django.contrib.staticfiles.storage import staticfiles_storage
 
     path = finders.find("js/push_sw.js")
-    with open(path, encoding="utf-8") as f:
-        response = HttpResponse(f.read(), content_type="text/javascript; charset=utf-8")
+    if path:
+        with open(path, encoding="utf-8") as f:
+            source = f.read()
+    else:  # (only the collected files are deployed)
+        with staticfiles_storage.open("js/push_sw.js") as f:
+            source = f.read().decode("utf-8")
+    response = HttpResponse(source, content_type="text/javascript; charset=utf-8")
     response["Service-Worker-Allowed"] = "/"
     response["Cache-Control"] = "no-cache"
     return response
