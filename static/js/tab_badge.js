@@ -69,9 +69,18 @@
     show(parseInt(el.getAttribute("data-waiting"), 10) || 0, el.getAttribute("data-label") || "");
   }
 
-  // The page's title may change (a page that sets its own): the count goes on the new one.
   document.addEventListener("htmx:afterSwap", function (e) {
     var bell = e.target && e.target.closest ? e.target.closest(".nav-bell") : null;
     if (bell) read(bell);
+  });
+
+  // A move of one's own (any htmx POST that went through, outside the bell) may end a wait:
+  // the bell, and so the tab, is asked again at once rather than at its next minute.
+  document.addEventListener("htmx:afterRequest", function (e) {
+    var config = e.detail.requestConfig || {};
+    var elt = e.detail.elt;
+    if (!e.detail.successful || String(config.verb).toLowerCase() !== "post") return;
+    if (elt && elt.closest && elt.closest(".nav-bell")) return;
+    if (window.htmx) window.htmx.trigger(document.body, "waiting-changed");
   });
 })();

@@ -56,3 +56,36 @@ def test_the_tab_title_and_favicon_show_the_games_waiting_on_you(browser, site, 
         assert page.evaluate("document.documentElement.dataset.tabBadge") is None
     finally:
         context.close()
+
+
+def test_a_move_that_ends_the_wait_clears_the_tab_at_once(browser, site, artifacts, alice, bob):
+    from games.engine import GameState
+    from games.models import Game
+    from tests.games.play_helpers import choose, start_game
+
+    game = start_game(alice, bob, pace="correspondence", name="Quick tab")
+    seat = game.waiting_seats[0]
+    waited = users_by_seat(game)[seat]
+    # The waited player's turn, played up to its last decision (only "end turn" left) through
+    # the services, so that one click in the page ends the wait.
+    for _ in range(20):
+        game.refresh_from_db()
+        state = GameState.from_json(game.state)
+        if state.current == seat and state.phase == "end_turn" and not state.stack:
+            break
+        assert game.waiting_seats == [seat], "the seed's turn should stay with the waited player"
+        services.game_submit_action(game=game, user=waited, action=choose(state, seat),
+                                    expected_version=game.version)
+    assert Game.objects.get(pk=game.pk).waiting_seats == [seat]
+
+    context, page = _page_of(browser, site, waited, 1280)
+    try:
+        page.goto(f"{site}/games/{game.pk}/")
+        page.locator("html[data-tab-badge='1']").wait_for(state="attached")
+        page.locator("button[name=type][value=end_turn]").click()
+        # No reload and no minute's wait: the move's answer asks the bell again.
+        page.locator("html:not([data-tab-badge])").wait_for(state="attached", timeout=10000)
+        assert not page.title().startswith("(")
+        assert page.locator("link[rel~='icon']").get_attribute("href").endswith(".svg")
+    finally:
+        context.close()
