@@ -102,9 +102,9 @@ class Undeliverable(models.Model):
     confirmation deletes the row)."""
 
     class Reason(models.TextChoices):
-        BOUNCED = "bounced", _("Messages to it bounced")
-        COMPLAINED = "complained", _("It reported our e-mail as spam")
-        REJECTED = "rejected", _("The mail provider refused to send to it")
+        BOUNCED = "bounced", _("messages to it bounced")
+        COMPLAINED = "complained", _("it reported our e-mail as spam")
+        REJECTED = "rejected", _("the mail provider refused to send to it")
 
     email = models.EmailField(unique=True)
     reason = models.CharField(max_length=10, choices=Reason.choices)

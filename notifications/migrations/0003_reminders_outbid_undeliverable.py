@@ -15,7 +15,7 @@ class Migration(migrations.Migration):
             fields=[
                 ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
                 ('email', models.EmailField(max_length=254, unique=True)),
-                ('reason', models.CharField(choices=[('bounced', 'Messages to it bounced'), ('complained', 'It reported our e-mail as spam'), ('rejected', 'The mail provider refused to send to it')], max_length=10)),
+                ('reason', models.CharField(choices=[('bounced', 'messages to it bounced'), ('complained', 'it reported our e-mail as spam'), ('rejected', 'the mail provider refused to send to it')], max_length=10)),
                 ('description', models.CharField(blank=True, default='', max_length=200)),
                 ('at', models.DateTimeField(auto_now=True)),
             ],
