@@ -23,7 +23,7 @@ from django.utils import timezone, translation
 from django.utils.translation import gettext_lazy as _
 
 from accounts.models import User
-from games import records
+from games import records, standing
 from games.engine import (
     EngineError,
     GameState,
@@ -402,16 +402,20 @@ def _apply(sub: Submission, action: dict, *, seat: int | None, user=None, source
 
 
 def _bots(sub: Submission, seats: list[Seat]) -> None:
-    """Let bots take every decision that waits on them."""
+    """Let bots, and the players' standing orders (games/standing.py), take every decision that
+    waits on them."""
     from games.engine import make_bot
 
     bots = {s.position: s.bot for s in seats if s.bot}
-    if not bots:
+    orders = standing.orders_of(sub.game, seats)  # RULES.md 15: standing orders (issue 10)
+    if not bots and not orders:
         return
     state = sub.state
     for _step in range(MAX_BOT_ACTIONS):
         if state.over:
             return
+        if orders and standing.play(sub, orders, frozenset(bots), _apply, seats):  # issue 10
+            continue
         todo = [p for p in waiting_on(state) if p in bots and not state.players[p].bankrupt]
         if not todo:
             return

@@ -560,6 +560,9 @@ def _site_lines(row: dict[str, Any]) -> list[str]:
     """What the site says of an action it played itself (GameAction.action["reason"])."""
     if row.get("source") == "system" and row.get("reason") == GameAction.REASON_ACCOUNT_DELETED:
         return [_("The player deleted their account: the seat is forfeited.")]
+    if row.get("source") == "standing":
+        # RULES.md 15: the site played it by the player's standing order.
+        return [_("By standing order:")]
     return []
 
 
