@@ -23,7 +23,7 @@ from django.utils import timezone, translation
 from django.utils.translation import gettext_lazy as _
 
 from accounts.models import User
-from games import records, standing
+from games import records, standing, vacation
 from games.engine import (
     EngineError,
     GameState,
@@ -123,7 +123,7 @@ def table_rules(*, preset: str, options: dict[str, Any], pace: str) -> RuleSet:
 def table_create(*, host, name: str, preset: str, options: dict[str, Any] | None = None,
                  pace: str = Table.Pace.CORRESPONDENCE, turn_hours: int | None = 24,
                  seat_count: int | None = None, is_private: bool = False,
-                 absent_seat: str = Table.AbsentSeat.OUT) -> Table:
+                 absent_seat: str = Table.AbsentSeat.OUT, vacation_days: int = 7) -> Table:
     options = dict(options or {})
     try:
         rules = table_rules(preset=preset, options=options, pace=pace)
@@ -140,14 +140,17 @@ def table_create(*, host, name: str, preset: str, options: dict[str, Any] | None
     if pace == Table.Pace.CORRESPONDENCE:
         if turn_hours not in Table.TURN_HOURS:
             raise GameError(_("choose 1, 12, 24 or 72 hours per turn"))
+        if type(vacation_days) is not int or not 0 <= vacation_days <= 60:
+            raise GameError(_("vacation days per player: from 0 to 60"))
     else:
         turn_hours = None
+        vacation_days = 0  # RULES.md 15: vacations are for correspondence tables
     # The default name is in the host's language (the request's), as they would type it.
     default = translation.gettext("%(name)s's table") % {"name": host.display_name or host.username}
     name = (name or "").strip() or default
     table = Table.objects.create(host=host, name=name[:80], preset=preset, options=options, pace=pace,
                                  turn_hours=turn_hours, seat_count=seat_count, is_private=is_private,
-                                 absent_seat=absent_seat)
+                                 absent_seat=absent_seat, vacation_days=vacation_days)
     Seat.objects.bulk_create([
         Seat(table=table, position=i, user=host if i == 0 else None,
              team=(i % 2) if rules.teams else None)
@@ -431,7 +434,9 @@ def _deadline(game: Game, state: GameState, now: datetime) -> datetime | None:
     table = game.table
     kind = state.pending()
     if table.pace == Table.Pace.CORRESPONDENCE:
-        return now + timedelta(hours=table.turn_hours or 24)
+        # RULES.md 15, vacation: the clock of someone away starts when they are back.
+        start = vacation.deadline_start(game, waiting_on(state), now)  # issue 10
+        return start + timedelta(hours=table.turn_hours or 24)
     if kind == "auction" or kind == "building_auction":
         seconds = LIVE_BID_SECONDS
     elif kind == "debt":
