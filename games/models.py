@@ -375,3 +375,27 @@ class Vacation(models.Model):
 
     def __str__(self) -> str:
         return f"game {self.game_id} seat {self.seat} vacation"
+
+
+class Pause(models.Model):
+    """A live game's pause (RULES.md 11, site level; games/pause.py): asked by a player, granted
+    when every active player agrees within 30 s, then resumed after every player confirms and a
+    short countdown. One row per game at most, deleted when the request lapses or play resumes."""
+
+    class Status(models.TextChoices):
+        ASKED = "asked", _("Asked")
+        PAUSED = "paused", _("Paused")
+        RESUMING = "resuming", _("Resuming")
+
+    game = models.OneToOneField(Game, on_delete=models.CASCADE, related_name="pause")
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.ASKED)
+    asked_by = models.PositiveSmallIntegerField()
+    asked_at = models.DateTimeField()
+    agreed = models.JSONField(default=list)  # seats, while asked
+    confirmed = models.JSONField(default=list)  # seats ready to resume, while paused
+    # What was left of the pending decision's time when the game paused (null: no deadline).
+    remaining = models.DurationField(null=True, blank=True)
+    resume_at = models.DateTimeField(null=True, blank=True)
+
+    def __str__(self) -> str:
+        return f"game {self.game_id} pause ({self.status})"

@@ -23,7 +23,7 @@ from django.utils import timezone, translation
 from django.utils.translation import gettext_lazy as _
 
 from accounts.models import User
-from games import records, standing, vacation
+from games import pause, records, standing, vacation
 from games.engine import (
     EngineError,
     GameState,
@@ -644,6 +644,8 @@ def game_submit_actions(*, game: Game, user, actions: list[dict], expected_versi
         raise NotAllowed(_("a bot plays your seat since your third missed turn"))
     if not actions or any(not isinstance(a, dict) or a.get("type") == "timeout" for a in actions):
         raise GameError(_("unknown action"))
+    if (paused := pause.refusal(game)) is not None:  # RULES.md 11, pause (issue 10)
+        raise GameError(paused)
     before = game.state
     state = GameState.from_json(before)
     _clock(game, state, timezone.now())

@@ -168,7 +168,7 @@ def standing_orders_set(*, game, user, orders: Orders):
     from django.db import transaction
     from django.utils.translation import gettext_lazy as _
 
-    from games import services
+    from games import pause, services
     from games.models import Game, StandingOrder
 
     with transaction.atomic():
@@ -198,7 +198,8 @@ def standing_orders_set(*, game, user, orders: Orders):
         # "The moment the game waits on them": it may already.
         services._clock(game, state, services.timezone.now())
         sub = services.Submission(game=game, state=state)
-        services._bots(sub, seats)
+        if pause.refusal(game) is None:  # (a paused game plays them when it resumes)
+            services._bots(sub, seats)
         if sub.actions:
             services._write(sub, seats, before=before)
         return sub

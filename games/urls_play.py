@@ -12,6 +12,7 @@ urlpatterns = [
     # Correspondence aids (RULES.md 15): standing orders and vacation.
     path("games/<int:game_id>/standing/", aids.standing_orders, name="game_standing"),
     path("games/<int:game_id>/vacation/", aids.vacation_view, name="game_vacation"),
+    path("games/<int:game_id>/pause/", aids.pause_view, name="game_pause"),
     path("games/<int:game_id>/record.json", play.record, name="game_record"),
     path("games/<int:game_id>/replay/", play.replay, name="game_replay"),
     path("games/records/upload/", play.record_upload, name="record_upload"),

@@ -7,7 +7,7 @@ from __future__ import annotations
 from django import template
 from django.utils.translation import gettext_lazy as _
 
-from games import standing, vacation
+from games import pause, standing, vacation
 from games.models import StandingOrder, Table
 
 register = template.Library()
@@ -44,4 +44,40 @@ def aids_panel(context) -> dict:
             "days_left": vacation.days_left(game, me.position) if correspondence else 0,
             "away_until": away.get(me.position),
         }
+    if active and game.table.pace == Table.Pace.LIVE:
+        ctx["pause"] = _pause_view(game, me, names)
     return ctx
+
+
+def _pause_view(game, me, names) -> dict:
+    """RULES.md 11, pause: what the panel shows and offers (games/pause.py)."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from games.models import Seat
+
+    now = timezone.now()
+    row = pause.current(game, now)
+    seats = list(Seat.objects.filter(table_id=game.table_id))
+    who = pause.voters(seats, game.state)
+    mine = me.position if me is not None and me.position in who else None
+    view = {"status": None, "can_ask": mine is not None, "me": mine}
+    if row is None:
+        return view
+    view["status"] = row.status
+    view["asked_by"] = names[row.asked_by] if 0 <= row.asked_by < len(names) else ""
+    if row.status == row.Status.ASKED:
+        ends = row.asked_at + timedelta(seconds=pause.ASK_SECONDS)
+        view.update(ends=ends, can_answer=mine is not None and mine not in row.agreed,
+                    waiting=[names[s] for s in sorted(who - set(row.agreed))])
+    elif row.status == row.Status.PAUSED:
+        view.update(can_confirm=mine is not None and mine not in row.confirmed,
+                    waiting=[names[s] for s in sorted(who - set(row.confirmed))])
+    else:
+        ends = row.resume_at
+        view.update(ends=ends)
+    if view.get("ends"):
+        # The page redraws itself when the window or the countdown runs out.
+        view["refresh"] = max(1, int((view["ends"] - now).total_seconds()) + 1)
+    return view

@@ -1,5 +1,5 @@
-"""The correspondence aids of the game page (RULES.md 15, site level; issue 10): a player's
-standing orders and vacation. Each form posts here and works without JavaScript (a redirect
+"""The aids of the game page (RULES.md 15 and 11, site level; issue 10): a player's standing
+orders and vacation, and the pause of a live game. Each form posts here and works without JavaScript (a redirect
 back to the game with a message); with htmx the answer is the refreshed ``#game`` fragment.
 """
 
@@ -15,7 +15,7 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
 from config.ratelimit import limit
-from games import services, standing, vacation
+from games import pause, services, standing, vacation
 from games.standing import Orders
 from games.views.play import _answer, _load
 from games.views.play_forms import FormError
@@ -104,6 +104,39 @@ def vacation_view(request: HttpRequest, game_id: int) -> HttpResponse:
             days = _whole(data.get("days", "").strip(), "days")
             vacation.vacation_take(game=game, user=request.user, days=days)
             ok = _("Have a good vacation: your clock is frozen.")
+    except (FormError, services.GameError) as e:
+        status = 403 if isinstance(e, services.NotAllowed) else 400
+        return _done(request, game_id, error=capfirst(e.localized()) + ".", status=status)
+    return _done(request, game_id, error=None, status=200, ok=ok)
+
+
+PAUSE_FIELDS = frozenset(("csrfmiddlewaretoken", "do"))
+
+
+@login_required
+@require_POST
+@limit("RATE_LIMIT_MOVES")
+def pause_view(request: HttpRequest, game_id: int) -> HttpResponse:
+    """Ask for a pause, agree or refuse, or say one is ready to resume (``do``)."""
+    game, _seats, _me = _load(request, game_id)
+    data = request.POST
+    do = data.get("do", "")
+    try:
+        if set(data) - PAUSE_FIELDS or any(len(data.getlist(k)) > 1 for k in data) or \
+                do not in ("ask", "agree", "refuse", "ready"):
+            raise FormError(gettext_lazy("this form was not sent by the game page"))
+        if do == "ask":
+            done = pause.pause_ask(game=game, user=request.user)
+            ok = _("The game is paused.") if done.status == done.Status.PAUSED else \
+                _("You asked for a pause: every player must agree within %(n)s seconds.") % {"n": pause.ASK_SECONDS}
+        elif do in ("agree", "refuse"):
+            done = pause.pause_answer(game=game, user=request.user, agree=do == "agree")
+            ok = _("You refused the pause.") if done is None else (
+                _("The game is paused.") if done.status == done.Status.PAUSED else _("You agreed to the pause."))
+        else:
+            done = pause.pause_confirm(game=game, user=request.user)
+            ok = _("Play resumes in a few seconds.") if done.status == done.Status.RESUMING else \
+                _("You are ready to resume; waiting for the others.")
     except (FormError, services.GameError) as e:
         status = 403 if isinstance(e, services.NotAllowed) else 400
         return _done(request, game_id, error=capfirst(e.localized()) + ".", status=status)
