@@ -46,17 +46,23 @@ def _over(pause, now: datetime) -> bool:
     return False
 
 
-def refusal(game, now: datetime | None = None):
-    """Why no move may be taken now (a GameError's message), or None. Live tables only: one
+def is_paused(game, now: datetime | None = None) -> bool:
+    """Whether moves wait now (paused, or the countdown to resume runs). Live tables only: one
     query there, none on correspondence tables."""
     from games.models import Pause, Table
 
     if game.table.pace != Table.Pace.LIVE:
-        return None
+        return False
     pause = current(game, now)
-    if pause is None or pause.status == Pause.Status.ASKED:
-        return None
-    return _("the game is paused")
+    return pause is not None and pause.status != Pause.Status.ASKED
+
+
+def refuse_moves(game, now: datetime | None = None) -> None:
+    """Raise GameError if the game is paused (services.game_submit_actions)."""
+    from games import services
+
+    if is_paused(game, now):
+        raise services.GameError(_("the game is paused"))
 
 
 def _locked(game_id: int, user, now: datetime):

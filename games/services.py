@@ -644,8 +644,7 @@ def game_submit_actions(*, game: Game, user, actions: list[dict], expected_versi
         raise NotAllowed(_("a bot plays your seat since your third missed turn"))
     if not actions or any(not isinstance(a, dict) or a.get("type") == "timeout" for a in actions):
         raise GameError(_("unknown action"))
-    if (paused := pause.refusal(game)) is not None:  # RULES.md 11, pause (issue 10)
-        raise GameError(paused)
+    pause.refuse_moves(game)  # RULES.md 11: none while paused (issue 10)
     before = game.state
     state = GameState.from_json(before)
     _clock(game, state, timezone.now())

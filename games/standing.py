@@ -198,7 +198,7 @@ def standing_orders_set(*, game, user, orders: Orders):
         # "The moment the game waits on them": it may already.
         services._clock(game, state, services.timezone.now())
         sub = services.Submission(game=game, state=state)
-        if pause.refusal(game) is None:  # (a paused game plays them when it resumes)
+        if not pause.is_paused(game):  # (a paused game plays them when it resumes)
             services._bots(sub, seats)
         if sub.actions:
             services._write(sub, seats, before=before)

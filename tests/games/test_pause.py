@@ -53,7 +53,7 @@ def test_a_pause_needs_every_player_and_freezes_moves_and_the_deadline(live, clo
     pause.pause_ask(game=game, user=users[0])
     pause.pause_answer(game=game, user=users[1], agree=True)
     # Not yet: one player has not agreed; play goes on meanwhile.
-    assert pause.refusal(game) is None
+    assert not pause.is_paused(game)
     pause.pause_answer(game=game, user=users[2], agree=True)
 
     game.refresh_from_db()
