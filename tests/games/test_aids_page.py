@@ -158,3 +158,16 @@ def test_no_vacation_on_live_tables_or_with_a_zero_allowance(alice, bob, make_ga
     with pytest.raises(services.GameError):
         vacation.vacation_take(game=none, user=alice, days=1)
     assert Game.objects.get(pk=none.pk).table.vacation_days == 0
+
+
+def test_standing_orders_still_play_while_their_player_is_on_vacation(alice, bob, clock):
+    from games import standing
+
+    game = play_until(start_game(alice, bob, pace="correspondence"),
+                      lambda s: not s.stack and s.phase == "end_turn")
+    user = users_by_seat(game)[game.current_seat]
+    vacation.vacation_take(game=game, user=user, days=3)
+
+    standing.standing_orders_set(game=game, user=user, orders=standing.Orders(end_turn=True))
+
+    assert GameAction.objects.filter(game=game, source="standing", action__type="end_turn").exists()
