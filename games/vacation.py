@@ -60,15 +60,20 @@ def days_left(game, seat: int) -> int:
 
 
 @transaction.atomic
-def vacation_take(*, game, user, days, now: datetime | None = None):
+def vacation_take(*, game, user, days, now: datetime | None = None, expected_version: int | None = None):
     """``user`` goes on vacation in ``game`` for ``days`` whole days (a vacation under way is
     extended). Refused (GameError, nothing written) on a live table, with no allowance left, for
-    a number of days that is not a whole number from 1 to what is left. Returns the Vacation."""
+    a number of days that is not a whole number from 1 to what is left, and (StaleVersion) from
+    a page older than the game (``expected_version``: a second click takes no days twice).
+    Returns the Vacation."""
     from games import services
     from games.models import Vacation
 
     now = now or timezone.now()
     game, seat = _player(game.pk, user)
+    if expected_version is not None and expected_version != game.version:
+        raise services.StaleVersion(
+            _("the game has moved on since your page was drawn; here is the current position"))
     allowance = game.table.vacation_days
     if allowance == 0:
         raise services.GameError(_("this table gives no vacation"))

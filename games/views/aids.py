@@ -24,7 +24,7 @@ ORDER_FIELDS = frozenset(("csrfmiddlewaretoken", "end_turn", "jail", "income_tax
                           "reject_bot_trades", "auction", "auction_percent", "cancel"))
 # The jail select's values (the engine's action names would read as the page's move buttons).
 JAIL_VALUES = {"": "", "fine": "pay_fine", "card": "use_card", "doubles": "roll"}
-VACATION_FIELDS = frozenset(("csrfmiddlewaretoken", "days", "end"))
+VACATION_FIELDS = frozenset(("csrfmiddlewaretoken", "days", "end", "version"))
 
 
 def _flag(data: QueryDict, key: str) -> bool:
@@ -34,8 +34,8 @@ def _flag(data: QueryDict, key: str) -> bool:
     return value == "on"
 
 
-def _whole(raw: str, key: str) -> int:
-    if not raw.isdigit() or len(raw) > 4:
+def _whole(raw: str, key: str, digits: int = 4) -> int:
+    if not raw.isdigit() or len(raw) > digits:
         raise FormError(gettext_lazy("enter a whole number in %(field)s"), field=key)
     return int(raw)
 
@@ -102,10 +102,11 @@ def vacation_view(request: HttpRequest, game_id: int) -> HttpResponse:
             ok = _("Welcome back: your vacation is over.")
         else:
             days = _whole(data.get("days", "").strip(), "days")
-            vacation.vacation_take(game=game, user=request.user, days=days)
+            version = _whole(data.get("version", ""), "version", digits=9)
+            vacation.vacation_take(game=game, user=request.user, days=days, expected_version=version)
             ok = _("Have a good vacation: your clock is frozen.")
     except (FormError, services.GameError) as e:
-        status = 403 if isinstance(e, services.NotAllowed) else 400
+        status = 403 if isinstance(e, services.NotAllowed) else 409 if isinstance(e, services.StaleVersion) else 400
         return _done(request, game_id, error=capfirst(e.localized()) + ".", status=status)
     return _done(request, game_id, error=None, status=200, ok=ok)
 

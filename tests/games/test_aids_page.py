@@ -100,9 +100,12 @@ def test_vacation_freezes_the_deadline_and_moves_it_on(client, alice, bob, clock
     deadline = game.deadline
     clock.now += timedelta(hours=5)
 
-    response = post(client, game, away, "games:game_vacation", {"days": "3"})
+    response = post(client, game, away, "games:game_vacation", {"days": "3", "version": str(game.version)})
+    # A second click of the same page takes nothing more: its version is stale.
+    again = post(client, game, away, "games:game_vacation", {"days": "3", "version": str(game.version)})
 
-    assert response.status_code == 200
+    assert response.status_code == 200 and again.status_code == 409
+    assert Vacation.objects.get(game=game).days_used == 3
     game.refresh_from_db()
     assert game.deadline == deadline + timedelta(days=3)
     # The other player sees when they are back; the sweep times nothing out meanwhile.
@@ -171,3 +174,22 @@ def test_standing_orders_still_play_while_their_player_is_on_vacation(alice, bob
     standing.standing_orders_set(game=game, user=user, orders=standing.Orders(end_turn=True))
 
     assert GameAction.objects.filter(game=game, source="standing", action__type="end_turn").exists()
+
+
+def test_the_return_date_is_shown_in_the_viewers_time_zone(client, alice, bob):
+    from zoneinfo import ZoneInfo
+
+    from django.template.defaultfilters import date as date_filter
+
+    game = start_game(alice, bob, pace="correspondence")
+    row = vacation.vacation_take(game=game, user=alice, days=2)
+    bob.time_zone = "America/New_York"
+    bob.save(update_fields=["time_zone"])
+    client.force_login(bob)
+
+    page = client.get(reverse("games:game", args=[game.pk])).content.decode()
+
+    local = date_filter(timezone.localtime(row.until, ZoneInfo("America/New_York")), "DATETIME_FORMAT")
+    utc = date_filter(timezone.localtime(row.until, ZoneInfo("UTC")), "DATETIME_FORMAT")
+    assert local != utc
+    assert f"Alice is on vacation until {local}" in page
