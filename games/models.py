@@ -167,6 +167,10 @@ class Game(models.Model):
     # When the pending decision times out (RULES.md 11); null while nothing can time out.
     deadline = models.DateTimeField(null=True, blank=True, db_index=True)
     winner_seat = models.PositiveSmallIntegerField(null=True, blank=True)
+    # What the aids of issue 10 need at every move, read with the game's locked row (no query
+    # more): "orders", the seats with standing orders (games/standing.py); "pause", "paused" or
+    # the ISO time a live game's countdown to resume ends (games/pause.py).
+    aids = models.JSONField(default=dict, blank=True)
     # No longer written: "your turn" e-mails are notifications.models.Notification rows, one per
     # wait (issue 14). Kept until a migration of the games app drops it.
     notified_version = models.PositiveIntegerField(default=0)

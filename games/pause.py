@@ -47,14 +47,14 @@ def _over(pause, now: datetime) -> bool:
 
 
 def is_paused(game, now: datetime | None = None) -> bool:
-    """Whether moves wait now (paused, or the countdown to resume runs). Live tables only: one
-    query there, none on correspondence tables."""
-    from games.models import Pause, Table
-
-    if game.table.pace != Table.Pace.LIVE:
+    """Whether moves wait now (paused, or the countdown to resume runs), from the game's own
+    row (``Game.aids``): no query."""
+    mark = (game.aids or {}).get("pause")
+    if not mark:
         return False
-    pause = current(game, now)
-    return pause is not None and pause.status != Pause.Status.ASKED
+    if mark == "paused":
+        return True
+    return (now or timezone.now()) < datetime.fromisoformat(mark)
 
 
 def refuse_moves(game, now: datetime | None = None) -> None:
@@ -88,10 +88,17 @@ def _locked(game_id: int, user, now: datetime):
     return game, seat.position, who, pause
 
 
-def _bump(game) -> None:
-    # Open pages see the change at their next poll.
+def _bump(game, pause=None) -> None:
+    """Save the game with its pause mark (``Game.aids``); open pages see the change at their
+    next poll."""
+    aids = {k: v for k, v in (game.aids or {}).items() if k != "pause"}
+    if pause is not None and pause.status == pause.Status.PAUSED:
+        aids["pause"] = "paused"
+    elif pause is not None and pause.status == pause.Status.RESUMING:
+        aids["pause"] = pause.resume_at.isoformat()
+    game.aids = aids
     game.version += 1
-    game.save(update_fields=["version", "deadline", "updated_at"])
+    game.save(update_fields=["version", "deadline", "aids", "updated_at"])
 
 
 def _grant(game, pause, now: datetime) -> None:
@@ -114,7 +121,7 @@ def pause_ask(*, game, user, now: datetime | None = None):
     pause = Pause.objects.create(game=game, asked_by=seat, asked_at=now, agreed=[seat])
     if set(pause.agreed) >= who:
         _grant(game, pause, now)
-    _bump(game)
+    _bump(game, pause)
     return pause
 
 
@@ -138,7 +145,7 @@ def pause_answer(*, game, user, agree: bool, now: datetime | None = None):
         _grant(game, pause, now)
     else:
         pause.save()
-    _bump(game)
+    _bump(game, pause)
     return pause
 
 
@@ -161,5 +168,5 @@ def pause_confirm(*, game, user, now: datetime | None = None):
             # The decision gets back what it had left, counted from the end of the countdown.
             game.deadline = pause.resume_at + pause.remaining
     pause.save()
-    _bump(game)
+    _bump(game, pause)
     return pause

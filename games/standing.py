@@ -104,6 +104,7 @@ def orders_of(game, seats) -> dict[int, Orders]:
     from games.models import StandingOrder
 
     human = {s.position for s in seats if s.user_id is not None and not s.bot}
+    human &= set((game.aids or {}).get("orders", ()))  # (no query for a game without orders)
     if not human:
         return {}
     out = {}
@@ -195,6 +196,10 @@ def standing_orders_set(*, game, user, orders: Orders):
                           "auction_percent": orders.auction_percent})
         else:
             StandingOrder.objects.filter(game=game, seat=seat.position).delete()
+        with_orders = set(game.aids.get("orders", ()))
+        with_orders = with_orders | {seat.position} if orders.any else with_orders - {seat.position}
+        game.aids = {**game.aids, "orders": sorted(with_orders)}
+        game.save(update_fields=["aids"])
         # "The moment the game waits on them": it may already.
         services._clock(game, state, services.timezone.now())
         sub = services.Submission(game=game, state=state)
