@@ -15,7 +15,6 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from games.engine import GameState, legal_actions, standing_maximum, waiting_on
-from games.engine.rules.auctions import auction_min_bid
 
 JAIL_CHOICES = ("pay_fine", "use_card", "roll")
 INCOME_TAX_CHOICES = ("flat", "percent")
@@ -41,12 +40,19 @@ class Orders:
                     or self.reject_bot_trades or self.auction_percent is not None)
 
 
-def _legal(state: GameState, p: int, kind: str, **params) -> dict | None:
-    """The action ``kind`` (with ``params``) if the engine lists it for ``p`` now."""
+def _listed(state: GameState, p: int, kind: str, **params) -> dict | None:
+    """The engine's listing of the action ``kind`` (with ``params``) for ``p`` now, or None."""
     for a in legal_actions(state, p):
         if a["type"] == kind and all(a.get(k) == v for k, v in params.items()):
-            return {"type": kind, "player": p, **params}
+            return a
     return None
+
+
+def _legal(state: GameState, p: int, kind: str, **params) -> dict | None:
+    """The action ``kind`` (with ``params``) if the engine lists it for ``p`` now."""
+    if _listed(state, p, kind, **params) is None:
+        return None
+    return {"type": kind, "player": p, **params}
 
 
 def printed_price(state: GameState, frame: dict) -> int:
@@ -90,10 +96,10 @@ def order_action(state: GameState, p: int, orders: Orders, *, bot_seats: frozens
             # Answered already in this auction: the engine plays the maximum from here.
             return None
         amount = min(printed_price(state, top) * orders.auction_percent // 100, state.players[p].cash)
-        if amount >= 1 and amount >= auction_min_bid(top):
-            action = _legal(state, p, "max_bid")
-            if action is not None:
-                return dict(action, amount=amount)
+        # (The engine's listing of max_bid carries the lowest maximum it takes now: the minimum bid.)
+        listed = _listed(state, p, "max_bid")
+        if listed is not None and amount >= 1 and amount >= listed["min"]:
+            return {"type": "max_bid", "player": p, "amount": amount}
         return _legal(state, p, "pass")
     return None
 

@@ -128,3 +128,15 @@ def test_the_pause_panel_asks_agrees_and_shows_the_countdown(client, live, clock
     client.force_login(users[0])
     page = client.get(reverse("games:game", args=[game.pk])).content.decode()
     assert "The game is paused" in page and 'value="ready"' in page
+
+
+def test_a_spectator_sees_the_pause_but_no_buttons(client, live, clock):
+    game, users = live
+    client.logout()
+    page = client.get(reverse("games:game", args=[game.pk])).content.decode()
+    assert 'id="pause"' not in page
+    pause.pause_ask(game=game, user=users[0])
+    for seat in (1, 2):
+        pause.pause_answer(game=game, user=users[seat], agree=True)
+    page = client.get(reverse("games:game", args=[game.pk])).content.decode()
+    assert "The game is paused" in page and 'name="do"' not in page
