@@ -79,6 +79,10 @@ def _number(**kwargs: Any) -> forms.IntegerField:
     return forms.IntegerField(required=False, min_value=-1_000_000, max_value=10_000_000, **kwargs)
 
 
+# RULES.md 15: the vacation allowance of a correspondence table, in days.
+VACATION_DAYS_DEFAULT = 7
+VACATION_DAYS_MAX = 60
+
 class TableForm(forms.Form):
     name = forms.CharField(
         label=_("Table name"),
@@ -118,6 +122,16 @@ class TableForm(forms.Form):
         required=False,
         empty_value=None,
         help_text=_("Live tables use the rules' timer in seconds instead."),
+    )
+
+    # RULES.md 15, vacation (games/vacation.py).
+    vacation_days = forms.IntegerField(
+        label=_("Vacation days per player (correspondence)"),
+        min_value=0,
+        max_value=VACATION_DAYS_MAX,
+        initial=VACATION_DAYS_DEFAULT,
+        required=False,  # (missing: the default)
+        help_text=_("Whole days each player may take off during the game, their clock frozen; 0: none."),
     )
 
     absent_seat = forms.ChoiceField(
@@ -183,6 +197,8 @@ class TableForm(forms.Form):
         if pace == Table.Pace.CORRESPONDENCE and data.get("turn_hours") is None:
             data["turn_hours"] = 24
         data["absent_seat"] = data.get("absent_seat") or Table.AbsentSeat.OUT
+        if data.get("vacation_days") is None:
+            data["vacation_days"] = VACATION_DAYS_DEFAULT
         options = self._options(preset, pace)
         if self.errors:
             return data

@@ -54,6 +54,8 @@ class Table(models.Model):
     seat_count = models.PositiveSmallIntegerField()
     is_private = models.BooleanField(default=False)
     absent_seat = models.CharField(max_length=3, choices=AbsentSeat.choices, default=AbsentSeat.OUT)
+    # RULES.md 15, vacation: whole days each player may take per game (correspondence; 0: none).
+    vacation_days = models.PositiveSmallIntegerField(default=7)
     invite_code = models.CharField(max_length=16, unique=True, default=_invite_code)
     status = models.CharField(max_length=12, choices=Status.choices, default=Status.OPEN, db_index=True)
     created_at = models.DateTimeField(auto_now_add=True)
@@ -168,6 +170,10 @@ class Game(models.Model):
     # Correspondence tables: when a quarter of the decision's time is left, the moment of its
     # reminder (issue 14), swept by notifications.tasks.send_reminders; null once it is sent.
     reminder_at = models.DateTimeField(null=True, blank=True, db_index=True)
+    # What the aids of issue 10 need at every move, read with the game's locked row (no query
+    # more): "orders", the seats with standing orders (games/standing.py); "pause", "paused" or
+    # the ISO time a live game's countdown to resume ends (games/pause.py).
+    aids = models.JSONField(default=dict, blank=True)
     started_at = models.DateTimeField(auto_now_add=True)
     finished_at = models.DateTimeField(null=True, blank=True)
     updated_at = models.DateTimeField(auto_now=True)
@@ -318,3 +324,82 @@ class ReplayChunk(models.Model):
 
     def __str__(self) -> str:
         return f"replay {self.replay_id} chunk {self.index}"
+
+
+# ---------------------------------------------------------------------------------------------
+# Correspondence aids (RULES.md 15, site level; issue 10): games/standing.py, services
+# ---------------------------------------------------------------------------------------------
+
+class StandingOrder(models.Model):
+    """A player's standing orders in one game (games/standing.py plays them). One row per seat;
+    an empty field is no order. Deleting the row cancels every order."""
+
+    class Jail(models.TextChoices):
+        NONE = "", _("No order")
+        PAY_FINE = "pay_fine", _("Pay the fine")
+        USE_CARD = "use_card", _("Use a Get out of Jail card")
+        ROLL = "roll", _("Try for doubles")
+
+    class IncomeTax(models.TextChoices):
+        NONE = "", _("No order")
+        FLAT = "flat", _("Pay the flat amount")
+        # xgettext:no-python-format
+        PERCENT = "percent", _("Pay 10% of my worth")
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="standing_orders")
+    seat = models.PositiveSmallIntegerField()
+    end_turn = models.BooleanField(default=False)
+    jail = models.CharField(max_length=10, choices=Jail.choices, blank=True, default="")
+    income_tax = models.CharField(max_length=10, choices=IncomeTax.choices, blank=True, default="")
+    casino_skip = models.BooleanField(default=False)
+    reject_bot_trades = models.BooleanField(default=False)
+    # Percent of the printed price to leave as a maximum in every auction; 0 passes; null: none.
+    auction_percent = models.PositiveSmallIntegerField(null=True, blank=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["game", "seat"], name="standing_order_unique_seat")]
+
+    def __str__(self) -> str:
+        return f"game {self.game_id} seat {self.seat} standing orders"
+
+
+class Vacation(models.Model):
+    """A player's vacation in one correspondence game (RULES.md 15): the whole days taken so far
+    and, while one runs, when it ends. One row per seat."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="vacations")
+    seat = models.PositiveSmallIntegerField()
+    days_used = models.PositiveSmallIntegerField(default=0)
+    started_at = models.DateTimeField(null=True, blank=True)
+    until = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["game", "seat"], name="vacation_unique_seat")]
+
+    def __str__(self) -> str:
+        return f"game {self.game_id} seat {self.seat} vacation"
+
+
+class Pause(models.Model):
+    """A live game's pause (RULES.md 11, site level; games/pause.py): asked by a player, granted
+    when every active player agrees within 30 s, then resumed after every player confirms and a
+    short countdown. One row per game at most, deleted when the request lapses or play resumes."""
+
+    class Status(models.TextChoices):
+        ASKED = "asked", _("Asked")
+        PAUSED = "paused", _("Paused")
+        RESUMING = "resuming", _("Resuming")
+
+    game = models.OneToOneField(Game, on_delete=models.CASCADE, related_name="pause")
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.ASKED)
+    asked_by = models.PositiveSmallIntegerField()
+    asked_at = models.DateTimeField()
+    agreed = models.JSONField(default=list)  # seats, while asked
+    confirmed = models.JSONField(default=list)  # seats ready to resume, while paused
+    # What was left of the pending decision's time when the game paused (null: no deadline).
+    remaining = models.DurationField(null=True, blank=True)
+    resume_at = models.DateTimeField(null=True, blank=True)
+
+    def __str__(self) -> str:
+        return f"game {self.game_id} pause ({self.status})"

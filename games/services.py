@@ -23,7 +23,7 @@ from django.utils import timezone, translation
 from django.utils.translation import gettext_lazy as _
 
 from accounts.models import User
-from games import records
+from games import pause, records, standing, vacation
 from games.engine import (
     EngineError,
     GameState,
@@ -123,7 +123,7 @@ def table_rules(*, preset: str, options: dict[str, Any], pace: str) -> RuleSet:
 def table_create(*, host, name: str, preset: str, options: dict[str, Any] | None = None,
                  pace: str = Table.Pace.CORRESPONDENCE, turn_hours: int | None = 24,
                  seat_count: int | None = None, is_private: bool = False,
-                 absent_seat: str = Table.AbsentSeat.OUT) -> Table:
+                 absent_seat: str = Table.AbsentSeat.OUT, vacation_days: int = 7) -> Table:
     options = dict(options or {})
     try:
         rules = table_rules(preset=preset, options=options, pace=pace)
@@ -140,14 +140,17 @@ def table_create(*, host, name: str, preset: str, options: dict[str, Any] | None
     if pace == Table.Pace.CORRESPONDENCE:
         if turn_hours not in Table.TURN_HOURS:
             raise GameError(_("choose 1, 12, 24 or 72 hours per turn"))
+        if type(vacation_days) is not int or not 0 <= vacation_days <= 60:
+            raise GameError(_("vacation days per player: from 0 to 60"))
     else:
         turn_hours = None
+        vacation_days = 0  # RULES.md 15: vacations are for correspondence tables
     # The default name is in the host's language (the request's), as they would type it.
     default = translation.gettext("%(name)s's table") % {"name": host.display_name or host.username}
     name = (name or "").strip() or default
     table = Table.objects.create(host=host, name=name[:80], preset=preset, options=options, pace=pace,
                                  turn_hours=turn_hours, seat_count=seat_count, is_private=is_private,
-                                 absent_seat=absent_seat)
+                                 absent_seat=absent_seat, vacation_days=vacation_days)
     Seat.objects.bulk_create([
         Seat(table=table, position=i, user=host if i == 0 else None,
              team=(i % 2) if rules.teams else None)
@@ -402,16 +405,20 @@ def _apply(sub: Submission, action: dict, *, seat: int | None, user=None, source
 
 
 def _bots(sub: Submission, seats: list[Seat]) -> None:
-    """Let bots take every decision that waits on them."""
+    """Let bots, and the players' standing orders (games/standing.py), take every decision that
+    waits on them."""
     from games.engine import make_bot
 
     bots = {s.position: s.bot for s in seats if s.bot}
-    if not bots:
+    orders = standing.orders_of(sub.game, seats)  # RULES.md 15: standing orders (issue 10)
+    if not bots and not orders:
         return
     state = sub.state
     for _step in range(MAX_BOT_ACTIONS):
         if state.over:
             return
+        if orders and standing.play(sub, orders, frozenset(bots), _apply, seats):  # issue 10
+            continue
         todo = [p for p in waiting_on(state) if p in bots and not state.players[p].bankrupt]
         if not todo:
             return
@@ -427,7 +434,9 @@ def _deadline(game: Game, state: GameState, now: datetime) -> datetime | None:
     table = game.table
     kind = state.pending()
     if table.pace == Table.Pace.CORRESPONDENCE:
-        return now + timedelta(hours=table.turn_hours or 24)
+        # RULES.md 15, vacation: the clock of someone away starts when they are back.
+        start = vacation.deadline_start(game, waiting_on(state), now)  # issue 10
+        return start + timedelta(hours=table.turn_hours or 24)
     if kind == "auction" or kind == "building_auction":
         seconds = LIVE_BID_SECONDS
     elif kind == "debt":
@@ -645,6 +654,7 @@ def game_submit_actions(*, game: Game, user, actions: list[dict], expected_versi
         raise NotAllowed(_("a bot plays your seat since your third missed turn"))
     if not actions or any(not isinstance(a, dict) or a.get("type") == "timeout" for a in actions):
         raise GameError(_("unknown action"))
+    pause.refuse_moves(game)  # RULES.md 11: none while paused (issue 10)
     before = game.state
     state = GameState.from_json(before)
     _clock(game, state, timezone.now())

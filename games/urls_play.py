@@ -2,13 +2,17 @@
 
 from django.urls import path
 
-from games.views import api, play
+from games.views import aids, api, play
 
 urlpatterns = [
     path("games/<int:game_id>/", play.game, name="game"),
     path("games/<int:game_id>/act/", play.act, name="game_act"),
     path("games/<int:game_id>/poll/", play.poll, name="game_poll"),
     path("games/<int:game_id>/log/", play.log, name="game_log"),
+    # Correspondence aids (RULES.md 15): standing orders and vacation.
+    path("games/<int:game_id>/standing/", aids.standing_orders, name="game_standing"),
+    path("games/<int:game_id>/vacation/", aids.vacation_view, name="game_vacation"),
+    path("games/<int:game_id>/pause/", aids.pause_view, name="game_pause"),
     path("games/<int:game_id>/record.json", play.record, name="game_record"),
     path("games/<int:game_id>/replay/", play.replay, name="game_replay"),
     path("games/records/upload/", play.record_upload, name="record_upload"),

@@ -120,9 +120,10 @@ def standings(state: GameState, forfeited: set[int]) -> list[int]:
     return ranks
 
 
-def analyse(record: dict[str, Any]) -> GameFacts:
+def analyse(record: dict[str, Any], *, forfeited: set[int] | frozenset[int] = frozenset()) -> GameFacts:
     """Replay a record (``rules``, ``seed``, ``names``, ``teams``, ``actions``) and gather its
-    facts. Raises the engine's errors on a record it refuses."""
+    facts. ``forfeited``: seats the site knows forfeited without a trace in the record (RULES.md
+    15: a seat a bot took over). Raises the engine's errors on a record it refuses."""
     rules = RuleSet.from_json(record["rules"])
     names = [str(n) for n in record["names"]]
     state, _events = new_game(rules, names, record["seed"], teams=record.get("teams"))
@@ -190,5 +191,6 @@ def analyse(record: dict[str, Any]) -> GameFacts:
     if not facts.worth_rounds or facts.worth[-1] != facts.final_worth:
         facts.worth_rounds.append(state.round)
         facts.worth.append(facts.final_worth)
+    facts.forfeited |= set(forfeited)
     facts.ranks = standings(state, facts.forfeited)
     return facts

@@ -50,6 +50,13 @@ def game_record_of(*, game: Game) -> tuple[dict[str, Any], list[str], datetime, 
     return record, [s for _q, _a, s, _t in rows], rows[0][3], rows[-1][3]
 
 
+def taken_over(seat: Seat) -> bool:
+    """A seat a strategy bot plays since its player's third missed turn or the deletion of their
+    account (RULES.md 15, ``absent_seat`` "bot"): its player is still on it, or it is marked as a
+    deleted player's."""
+    return bool(seat.bot) and (seat.user_id is not None or seat.account_deleted)
+
+
 def rating_eligibility(*, table: Table, seats: list[Seat], sources: list[str], facts: GameFacts,
                        minutes: float) -> tuple[str, str]:
     """(family, "") for a game that changes ratings, else ("", the reason's code). RULES.md 13:
@@ -60,7 +67,9 @@ def rating_eligibility(*, table: Table, seats: list[Seat], sources: list[str], f
         return "", "preset"
     if table.is_custom:
         return "", "custom"
-    if any(s.bot for s in seats) or "bot" in sources:
+    # A bot that took over an absent player's seat (RULES.md 15) does not unrate the game: that
+    # player counts as forfeited. Bots seated from the start do (RULES.md 13).
+    if any(s.bot and not taken_over(s) for s in seats) or ("bot" in sources and not any(map(taken_over, seats))):
         return "", "bots"
     if facts.completed_rounds < MIN_ROUNDS:
         return "", "rounds"
@@ -113,14 +122,16 @@ def game_result_record(*, game_id: int) -> GameResult | None:
     table = game.table
     seats = list(table.seats.select_related("user").order_by("position"))
     record, sources, first_at, last_at = game_record_of(game=game)
-    facts = analyse(record)
+    # RULES.md 15, absent players: a seat a bot took over counts as forfeited by its player.
+    facts = analyse(record, forfeited={s.position for s in seats if taken_over(s)})
     minutes = (last_at - first_at).total_seconds() / 60
     family, reason = rating_eligibility(table=table, seats=seats, sources=sources, facts=facts, minutes=minutes)
     custom = table.is_custom
     when = game.finished_at or last_at
     result = GameResult.objects.create(game=game, family=family, rated=bool(family), unrated_reason=reason,
                                        custom=custom, summary=_summary(facts), finished_at=when)
-    humans = [s for s in seats if s.user_id is not None and not s.bot]
+    # (Its player keeps the seat's result: forfeited, last, the XP of that place.)
+    humans = [s for s in seats if s.user_id is not None and (not s.bot or taken_over(s))]
     users = sorted({s.user_id for s in humans})
 
     after: dict[int, skill.Skill] = {}

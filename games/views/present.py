@@ -545,21 +545,25 @@ def log_entries(rows: list[dict[str, Any]], names: list[str], board, *,
         events = shown
         dice = next((e["dice"] for e in events if e.get("e") == "roll"), None)
         seat = row.get("seat")
+        who = names[seat] if isinstance(seat, int) and 0 <= seat < len(names) else ""
         out.append({
             "seq": row["seq"], "source": row.get("source", ""),
-            "who": names[seat] if isinstance(seat, int) and 0 <= seat < len(names) else "",
+            "who": who,
             "colour": PLAYER_COLOURS[seat % len(PLAYER_COLOURS)] if isinstance(seat, int) else None,
-            "lines": _site_lines(row) + [describe(e, names, board, gettext=_) for e in events],
+            "lines": _site_lines(row, who) + [describe(e, names, board, gettext=_) for e in events],
             "dice": dice_view(dice) if dice else None,
             "at": row.get("created_at"),
         })
     return out
 
 
-def _site_lines(row: dict[str, Any]) -> list[str]:
+def _site_lines(row: dict[str, Any], who: str = "") -> list[str]:
     """What the site says of an action it played itself (GameAction.action["reason"])."""
     if row.get("source") == "system" and row.get("reason") == GameAction.REASON_ACCOUNT_DELETED:
         return [_("The player deleted their account: the seat is forfeited.")]
+    if row.get("source") == "standing":
+        # RULES.md 15: the site played it by the player's standing order.
+        return [_("By %(name)s's standing order:") % {"name": who}]
     return []
 
 

@@ -237,6 +237,7 @@ def table_create(request: HttpRequest) -> HttpResponse:
             seat_count=data["seat_count"],
             is_private=data["is_private"],
             absent_seat=data["absent_seat"],
+            vacation_days=data["vacation_days"],
         )
     except services.GameError as e:
         form.add_error(None, capfirst(translate_refusal(e)))

@@ -415,3 +415,23 @@ def test_a_rematch_invites_everyone_but_a_player_who_blocks_the_host(alice, bob,
 
     assert created and Rematch.objects.get().table == table
     assert list(table.invitations.values_list("email", flat=True)) == ["bob@example.com"]
+
+
+def test_a_seat_a_bot_took_over_counts_as_forfeited_for_ratings_and_progress(finished_game, alice, bob, charlie):
+    """RULES.md 15, absent players: with ``absent_seat`` "bot", the player whose seat a bot took
+    over at the third missed turn counts as forfeited (last, no win), and the takeover bot does
+    not make the game one "with bots" (RULES.md 13) for the others."""
+    game = finished_game([alice, bob, charlie])
+    seat = game.table.seats.get(user=charlie)
+    seat.bot = "strategy"
+    seat.save(update_fields=["bot"])
+    GameAction.objects.filter(game=game, seat=seat.position, seq__gt=GameAction.objects.filter(
+        game=game).order_by("-seq").values_list("seq", flat=True)[0] // 2).update(source="bot")
+
+    result = services.game_result_record(game_id=game.pk)
+
+    assert result.rated
+    mine = PlayerResult.objects.get(game=game, user=charlie)
+    assert mine.forfeited and mine.rank == 3 and not mine.won
+    assert sorted(result.summary["forfeited"]) == [seat.position]
+    assert Rating.objects.get(user=charlie).mu == min(Rating.objects.values_list("mu", flat=True))

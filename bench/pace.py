@@ -1,0 +1,194 @@
+"""How often a correspondence player must visit a game, and how fast it moves, without and with
+the correspondence aids of RULES.md 15 (maximum bids and standing orders).
+
+Plays correspondence games of two humans and two strategy bots through the services
+(games/services.py) with a simulated clock, Celery tasks inline and e-mail in memory. A human
+answers each wait some hours after it begins (``--gap``, default 3 h: well inside the 24 h
+deadline, so nothing times out) and makes the decisions of one visit 20 s apart; a visit lasts
+while the game keeps waiting on them in the same turn. Their choices are the strategy bot's (a simple human
+policy), submitted as a person's moves. Prints, per preset and mode, the humans' visits per
+round (counting the rounds each human was still in the game) and the simulated days per
+round:
+
+- without aids: every decision by hand, each raise of every auction included;
+- with aids: at the start each human sets standing orders (end my turn after my roll, income
+  tax flat, casino always skip, in every auction a maximum of ``--percent`` % of the printed
+  price), and when an auction waits on them by hand anyway (their order passed, say, or a
+  building auction) they leave a maximum, the strategy bot's bid limit, instead of raising.
+
+Target (issue 10): with the aids, at most one visit per human per round on average.
+Also printed: what the game waited on when each visit began. Trade offers from bots still call
+for a visit unless ``--reject-bot-trades`` adds that standing order too.
+Run: ``.venv/bin/python bench/pace.py [--games 4] [--rounds 40] [--gap 3] [--percent 110]
+[--reject-bot-trades]``.
+Uses a throwaway SQLite database in a temporary folder.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import sys
+import tempfile
+from collections import Counter
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from unittest import mock
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+DECISION_GAP = timedelta(seconds=20)  # decisions within one visit
+VISIT_KINDS: dict[bool, Counter] = {False: Counter(), True: Counter()}  # what each visit began with
+PRESETS = (("classic", {"income_tax_choice": True}), ("world-classic", {}))
+
+
+def setup(folder: str) -> None:
+    os.environ.update({
+        "DJANGO_SETTINGS_MODULE": "config.settings",
+        "VAR_DIR": folder,
+        "DATABASE_URL": "",
+        "CACHE_URL": "",
+        "CELERY_TASK_ALWAYS_EAGER": "true",
+        "EMAIL_BACKEND": "django.core.mail.backends.locmem.EmailBackend",
+        "RATELIMIT_ENABLE": "false",
+        "LOG_LEVEL": "WARNING",
+    })
+    import django
+    from django.core.management import call_command
+
+    django.setup()
+    call_command("migrate", verbosity=0)
+    call_command("createcachetable", verbosity=0)
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = datetime(2026, 1, 5, 9, 0, tzinfo=UTC)
+
+    def __call__(self) -> datetime:
+        return self.now
+
+
+def play(index: int, preset: str, options: dict, aids: bool, args, clock: Clock) -> list[dict]:
+    from accounts.models import User
+    from games import services, standing
+    from games.engine import GameState, make_bot, waiting_on
+    from games.models import Game, GameAction
+
+    tag = f"{preset}{index}{'a' if aids else 'n'}"
+    humans = [User.objects.create_user(username=f"{tag}_{i}", email=f"{tag}_{i}@example.com", password=None)
+              for i in range(2)]
+    table = services.table_create(host=humans[0], name=f"Bench {tag}", preset=preset, options=options,
+                                  turn_hours=24, seat_count=4)
+    services.table_join(table=table, user=humans[1])
+    for position in (2, 3):
+        services.table_set_seat(table=table, by=humans[0], position=position, bot="strategy")
+    # The same seed for a game with and without aids: the same deal, the same first dice.
+    with mock.patch.object(services.secrets, "randbits", return_value=5000 + index):
+        game = services.table_start(table=table, by=humans[0])
+    seat_of = {s.user_id: s.position for s in table.seats.all() if s.user_id}
+    user_at = {seat_of[u.pk]: u for u in humans}
+    start = clock.now
+    if aids:
+        state = GameState.from_json(game.state)
+        for user in humans:
+            standing.standing_orders_set(game=game, user=user, orders=standing.Orders(
+                end_turn=True, income_tax="flat", casino_skip=state.rules.casino, auction_percent=args.percent,
+                reject_bot_trades=args.reject_bot_trades))
+        game.refresh_from_db()
+    bot = make_bot("strategy")
+    visits: Counter[int] = Counter()
+    kinds = VISIT_KINDS[aids]
+    decisions: Counter[int] = Counter()
+    out_at: dict[int, int] = {}  # the round in which a human went bankrupt
+    staying = None  # the human whose visit goes on (the game still waits on them after their move)
+    while game.status == Game.Status.ACTIVE and game.round <= args.rounds:
+        state = GameState.from_json(game.state)
+        seat = next(p for p in waiting_on(state) if p in user_at)
+        if seat == staying:
+            clock.now += DECISION_GAP
+        else:
+            clock.now += timedelta(hours=args.gap)
+            visits[seat] += 1
+            kinds[state.pending()] += 1
+        action = bot.choose(state, seat, random.Random(f"{index}:{state.seq}"))
+        action.pop("player", None)
+        top = state.stack[-1] if state.stack else None
+        if aids and top is not None and top["k"] == "auction" and action["type"] == "bid":
+            # A person with the aids does not come back for every raise: they leave the most they
+            # would pay (what the strategy bot would still bid up to, at least this bid).
+            limit = max(action["amount"], _bot_limit(bot, state, seat, top))
+            action = {"type": "max_bid", "amount": min(limit, state.players[seat].cash)}
+        sub = services.game_submit_action(game=game, user=user_at[seat], action=action,
+                                          expected_version=game.version)
+        decisions[seat] += 1
+        game = sub.game
+        # The visit goes on while the game waits on them in the same turn; a turn of theirs that
+        # comes round again (the bots played theirs meanwhile) is a new visit, hours later.
+        same_turn = (game.round, game.current_seat) == (state.round, state.current)
+        staying = seat if seat in game.waiting_seats and same_turn else None
+        for p in user_at:
+            if p not in out_at and game.state["players"][p]["bankrupt"]:
+                out_at[p] = game.round
+    # Rounds completed (the last one, cut short by --rounds, does not count); a human counts the
+    # rounds they were still in the game.
+    rounds = max(1, min(game.round - 1, args.rounds) if game.status == Game.Status.ACTIVE else game.round)
+    standing_actions = GameAction.objects.filter(game=game, source="standing").count()
+    return [{"rounds": out_at.get(p, rounds), "visits": visits[p], "decisions": decisions[p],
+             "days": (clock.now - start) / timedelta(days=1) / rounds, "standing": standing_actions / 2,
+             "over": game.status != Game.Status.ACTIVE} for p in user_at]
+
+
+def _bot_limit(bot, state, seat: int, frame: dict) -> int:
+    """The most the strategy bot would bid for this lot (its own limit: a deed's worth to it,
+    or half as much again as a building costs, within the cash it may spend)."""
+    from games.engine.bots.tables import ownership
+
+    view = ownership(state)
+    spare = state.players[seat].cash - bot.reserve(state, seat, view) // 2
+    sq = frame["sq"]
+    worth = (state.board[sq].build_cost * 3 // 2 if frame["what"] == "building"
+             else int(bot.deed_value(state, seat, sq, view)))
+    return max(0, min(spare, worth))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--games", type=int, default=4, help="games per preset and mode (default 4)")
+    parser.add_argument("--rounds", type=int, default=40, help="rounds played at most per game (default 40)")
+    parser.add_argument("--gap", type=float, default=3.0, help="hours before a human answers a wait (default 3)")
+    parser.add_argument("--reject-bot-trades", action="store_true",
+                        help="with the aids, the humans also reject every trade offer from a bot")
+    parser.add_argument("--percent", type=int, default=110,
+                        help="the standing auction maximum, %% of the printed price (default 110)")
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as folder:
+        setup(folder)
+        clock = Clock()
+        with mock.patch("django.utils.timezone.now", clock):
+            print(f"{args.games} correspondence games per preset and mode, 2 humans + 2 strategy bots, "
+                  f"at most {args.rounds} rounds, humans answer {args.gap:g} h after a wait begins; "
+                  f"aids: maximum bids, standing orders (auctions {args.percent}%"
+                  f"{', reject bot trades' if args.reject_bot_trades else ''})")
+            print(f"{'preset':<14} {'aids':<5} {'rounds':>7} {'visits/human/round':>19} "
+                  f"{'decisions/human/round':>22} {'days/round':>11} {'standing actions/human':>23}")
+            for preset, options in PRESETS:
+                for aids in (False, True):
+                    rows = []
+                    for i in range(args.games):
+                        rows += play(i, preset, options, aids, args, clock)
+                    rounds = sum(r["rounds"] for r in rows)
+                    print(f"{preset:<14} {'yes' if aids else 'no':<5} {rounds / len(rows):>7.1f} "  # (rounds in play)
+                          f"{sum(r['visits'] for r in rows) / rounds:>19.2f} "
+                          f"{sum(r['decisions'] for r in rows) / rounds:>22.2f} "
+                          f"{sum(r['days'] for r in rows) / len(rows):>11.2f} "
+                          f"{sum(r['standing'] for r in rows) / len(rows):>23.1f}")
+            for aids in (False, True):
+                kinds = ", ".join(f"{k} {n}" for k, n in VISIT_KINDS[aids].most_common())
+                print(f"visits began with ({'with' if aids else 'without'} aids): {kinds}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,144 @@
+"""The aids of the game page (RULES.md 15 and 11, site level; issue 10): a player's standing
+orders and vacation, and the pause of a live game. Each form posts here and works without JavaScript (a redirect
+back to the game with a message); with htmx the answer is the refreshed ``#game`` fragment.
+"""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse, QueryDict
+from django.shortcuts import redirect
+from django.utils.text import capfirst
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+from django.views.decorators.http import require_POST
+
+from config.ratelimit import limit
+from games import pause, services, standing, vacation
+from games.standing import Orders
+from games.views.play import _answer, _load
+from games.views.play_forms import FormError
+
+ORDER_FIELDS = frozenset(("csrfmiddlewaretoken", "end_turn", "jail", "income_tax", "casino_skip",
+                          "reject_bot_trades", "auction", "auction_percent", "cancel"))
+# The jail select's values (the engine's action names would read as the page's move buttons).
+JAIL_VALUES = {"": "", "fine": "pay_fine", "card": "use_card", "doubles": "roll"}
+VACATION_FIELDS = frozenset(("csrfmiddlewaretoken", "days", "end", "version"))
+
+
+def _flag(data: QueryDict, key: str) -> bool:
+    value = data.get(key, "")
+    if value not in ("", "on"):
+        raise FormError(gettext_lazy("malformed form field: %(field)s"), field=key)
+    return value == "on"
+
+
+def _whole(raw: str, key: str, digits: int = 4) -> int:
+    if not raw.isdigit() or len(raw) > digits:
+        raise FormError(gettext_lazy("enter a whole number in %(field)s"), field=key)
+    return int(raw)
+
+
+def parse_orders(data: QueryDict) -> Orders:
+    """The standing orders form, strictly: an unknown field or a repeated one is refused; the
+    choices themselves are checked by the service (games/standing.py)."""
+    unknown = set(data) - ORDER_FIELDS
+    if unknown or any(len(data.getlist(k)) > 1 for k in data):
+        raise FormError(gettext_lazy("this form was not sent by the game page"))
+    if data.get("cancel"):
+        return Orders()
+    percent = None
+    if _flag(data, "auction"):
+        percent = _whole(data.get("auction_percent", "").strip(), "auction_percent")
+    jail = data.get("jail", "")
+    if jail not in JAIL_VALUES:
+        raise FormError(gettext_lazy("choose what to do in jail"))
+    return Orders(end_turn=_flag(data, "end_turn"), jail=JAIL_VALUES[jail], income_tax=data.get("income_tax", ""),
+                  casino_skip=_flag(data, "casino_skip"), reject_bot_trades=_flag(data, "reject_bot_trades"),
+                  auction_percent=percent)
+
+
+def _done(request: HttpRequest, game_id: int, *, error: str | None, status: int, ok: str | None = None) -> HttpResponse:
+    if not request.htmx:
+        if error:
+            messages.error(request, error)
+        elif ok:
+            messages.success(request, ok)
+        return redirect("games:game", game_id=game_id)
+    if error:
+        return _answer(request, game_id, message=error, status=status)
+    return _answer(request, game_id, message=ok, status=200, level="success")
+
+
+@login_required
+@require_POST
+@limit("RATE_LIMIT_MOVES")
+def standing_orders(request: HttpRequest, game_id: int) -> HttpResponse:
+    game, _seats, _me = _load(request, game_id)
+    try:
+        orders = parse_orders(request.POST)
+        sub = standing.standing_orders_set(game=game, user=request.user, orders=orders)
+    except (FormError, services.GameError) as e:
+        status = 403 if isinstance(e, services.NotAllowed) else 400
+        return _done(request, game_id, error=capfirst(e.localized()) + ".", status=status)
+    ok = _("Your standing orders are set.") if orders.any else _("Your standing orders are cancelled.")
+    if sub.actions:
+        ok = _("Your standing orders are set, and played at once.")
+    return _done(request, game_id, error=None, status=200, ok=ok)
+
+
+@login_required
+@require_POST
+@limit("RATE_LIMIT_MOVES")
+def vacation_view(request: HttpRequest, game_id: int) -> HttpResponse:
+    game, _seats, _me = _load(request, game_id)
+    data = request.POST
+    try:
+        if set(data) - VACATION_FIELDS or any(len(data.getlist(k)) > 1 for k in data):
+            raise FormError(gettext_lazy("this form was not sent by the game page"))
+        if data.get("end"):
+            vacation.vacation_end(game=game, user=request.user)
+            ok = _("Welcome back: your vacation is over.")
+        else:
+            days = _whole(data.get("days", "").strip(), "days")
+            version = _whole(data.get("version", ""), "version", digits=9)
+            vacation.vacation_take(game=game, user=request.user, days=days, expected_version=version)
+            ok = _("Have a good vacation: your clock is frozen.")
+    except (FormError, services.GameError) as e:
+        status = 403 if isinstance(e, services.NotAllowed) else 409 if isinstance(e, services.StaleVersion) else 400
+        return _done(request, game_id, error=capfirst(e.localized()) + ".", status=status)
+    return _done(request, game_id, error=None, status=200, ok=ok)
+
+
+PAUSE_FIELDS = frozenset(("csrfmiddlewaretoken", "do"))
+
+
+@login_required
+@require_POST
+@limit("RATE_LIMIT_MOVES")
+def pause_view(request: HttpRequest, game_id: int) -> HttpResponse:
+    """Ask for a pause, agree or refuse, or say one is ready to resume (``do``)."""
+    game, _seats, _me = _load(request, game_id)
+    data = request.POST
+    do = data.get("do", "")
+    try:
+        if set(data) - PAUSE_FIELDS or any(len(data.getlist(k)) > 1 for k in data) or \
+                do not in ("ask", "agree", "refuse", "ready"):
+            raise FormError(gettext_lazy("this form was not sent by the game page"))
+        if do == "ask":
+            done = pause.pause_ask(game=game, user=request.user)
+            ok = _("The game is paused.") if done.status == done.Status.PAUSED else \
+                _("You asked for a pause: every player must agree within %(n)s seconds.") % {"n": pause.ASK_SECONDS}
+        elif do in ("agree", "refuse"):
+            done = pause.pause_answer(game=game, user=request.user, agree=do == "agree")
+            ok = _("You refused the pause.") if done is None else (
+                _("The game is paused.") if done.status == done.Status.PAUSED else _("You agreed to the pause."))
+        else:
+            done = pause.pause_confirm(game=game, user=request.user)
+            ok = _("Play resumes in a few seconds.") if done.status == done.Status.RESUMING else \
+                _("You are ready to resume; waiting for the others.")
+    except (FormError, services.GameError) as e:
+        status = 403 if isinstance(e, services.NotAllowed) else 400
+        return _done(request, game_id, error=capfirst(e.localized()) + ".", status=status)
+    return _done(request, game_id, error=None, status=200, ok=ok)
