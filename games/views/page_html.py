@@ -91,8 +91,13 @@ def _square(
     elif sq.get("rent_dice"):
         title += " · " + tr["rent_dice"] % {"n": _e(sq["rent_dice"])}
 
+    # data-owner: the owner's letter, drawn on the owner's strip (game.css), so that who owns
+    # a square is not told by colour alone. data-deed: a click opens its deed card (game.js).
+    extra = f' data-owner="{_e(owner["initial"])}"' if owner else ""
+    if sq["price"]:
+        extra += f' data-deed="{_e(sq["index"])}"'
     # tabindex="-1": a tap focuses the square, and a small board shows its title (game.css).
-    out = [f'<div class="{classes}"\n style="{style}"\n title="{title}" tabindex="-1">\n']
+    out = [f'<div class="{classes}"\n style="{style}"\n title="{title}" tabindex="-1"{extra}>\n']
     if colour:
         if sq["hotel"]:
             inside = f'<span class="hotel" aria-label="{tr["hotel"]}"></span>'
