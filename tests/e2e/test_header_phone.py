@@ -62,7 +62,7 @@ def test_the_header_keeps_sign_out_on_the_row_of_the_other_links(browser, site, 
             assert one_row(brand + links + account), (brand, links, account)
         boxes = brand + links + account
         for i, a in enumerate(boxes):
-            assert 0 <= a["left"] and a["right"] <= viewport["width"], a
+            assert a["left"] >= 0 and a["right"] <= viewport["width"], a
             for b in boxes[i + 1:]:
                 assert not overlap(a, b), (a, b)
         assert page_width(page) <= viewport["width"]
