@@ -85,7 +85,8 @@
   document.addEventListener("htmx:beforeSwap", function (e) {
     var game = document.getElementById("game");
     var target = e.detail.target;
-    if (!game || !target || !(target === game || game.contains(target))) return;
+    // (Only the whole game's swap: the trade preview and "Older moves" swap a part and keep focus.)
+    if (!game || target !== game) return;
     var a = document.activeElement;
     var inside = !!a && a !== document.body && game.contains(a);
     var config = e.detail.requestConfig || {};
