@@ -210,3 +210,17 @@ def test_the_builder_shows_the_summary_and_marks_a_completing_deed(client, world
     html = client.get(reverse("games:game", args=[world.pk])).content.decode()
     assert 'id="trade-summary"' in html and "You give" in html
     assert 'hx-get="' + reverse("games:game_trade_preview", args=[world.pk]) + '"' in html
+
+
+def test_a_deed_that_would_complete_the_receivers_group_is_marked(client, world):
+    state = GameState.from_json(world.state)
+    theirs = cheapest_deed(state, 1)
+    for sq in state.board.group_of[theirs]:
+        if sq != theirs:
+            state.owner[sq] = 0
+    world.state = state.to_json()
+    world.save(update_fields=["state"])
+    client.force_login(users_by_seat(world)[0])
+    html = client.get(reverse("games:game", args=[world.pk])).content.decode()
+    mark = html.index(f'name="take_squares" value="{theirs}"')
+    assert "completes a group for you" in html[mark:mark + 600]
