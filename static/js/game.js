@@ -166,6 +166,11 @@
   document.addEventListener("keydown", function (e) {
     if (e.defaultPrevented || e.ctrlKey || e.metaKey || e.altKey || typing(e.target)) return;
     if (document.querySelector("dialog[open]")) return;  // (Escape closes it: the browser's own)
+    // Enter on a focused deed square (a tap focuses it) opens its card, as a click does.
+    if (e.key === "Enter" && e.target.matches && e.target.matches("#game .sq[data-deed]")) {
+      if (openDeed(e.target.getAttribute("data-deed"), e.target)) e.preventDefault();
+      return;
+    }
     var game = document.getElementById("game");
     if (!game) return;
     var key = e.key;

@@ -170,6 +170,12 @@ def test_a_deed_card_opens_from_the_board_and_the_players_panel(browser, site, a
         page.screenshot(path=str(artifacts / f"deed-card-{viewport['width']}.png"))
         page.keyboard.press("Escape")
         dialog.wait_for(state="hidden")
+        # A focused square (a tap focuses it): Enter opens the card too.
+        square.focus()
+        page.keyboard.press("Enter")
+        dialog.locator(".deed-card").wait_for()
+        page.keyboard.press("Escape")
+        dialog.wait_for(state="hidden")
         # From a player's panel, by keyboard: the chip is a link; Enter opens the card.
         chip = page.locator(f'.players a.deed[data-deed="{sq}"]')
         chip.focus()
