@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from games.views import aids, api, play
+from games.views import aids, api, deeds, play, trade_preview
 
 urlpatterns = [
     path("games/<int:game_id>/", play.game, name="game"),
@@ -15,6 +15,8 @@ urlpatterns = [
     path("games/<int:game_id>/pause/", aids.pause_view, name="game_pause"),
     path("games/<int:game_id>/record.json", play.record, name="game_record"),
     path("games/<int:game_id>/replay/", play.replay, name="game_replay"),
+    path("games/<int:game_id>/deeds/<int:square>/", deeds.deed, name="game_deed"),
+    path("games/<int:game_id>/trade-preview/", trade_preview.trade_preview, name="game_trade_preview"),
     path("games/records/upload/", play.record_upload, name="record_upload"),
     path("games/records/replay/", play.record_replay, name="record_replay"),
     # For programs (bench/web.py): the viewer's legal actions; the benchmark's minimal endpoint.

@@ -43,9 +43,16 @@ def log_items(entries) -> str:
     return log_html(entries)
 
 
-@register.simple_tag
-def player_items(players, deadline=None) -> str:
-    """The players' panels, drawn by games.views.page_html."""
+@register.simple_tag(takes_context=True)
+def player_items(context, players, deadline=None) -> str:
+    """The players' panels, drawn by games.views.page_html; on a game's page (not a replay's)
+    each deed links to its card."""
+    from django.urls import reverse
+
     from games.views.page_html import players_html
 
-    return players_html(players, deadline)
+    game = context.get("game")
+    deed_base = None
+    if game is not None and not context.get("readonly"):
+        deed_base = reverse("games:game_deed", args=[game.pk, 0]).removesuffix("0/")
+    return players_html(players, deadline, deed_base=deed_base)

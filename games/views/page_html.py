@@ -91,8 +91,13 @@ def _square(
     elif sq.get("rent_dice"):
         title += " · " + tr["rent_dice"] % {"n": _e(sq["rent_dice"])}
 
+    # data-owner: the owner's letter, drawn on the owner's strip (game.css), so that who owns
+    # a square is not told by colour alone. data-deed: a click opens its deed card (game.js).
+    extra = f' data-owner="{_e(owner["initial"])}"' if owner else ""
+    if sq["price"]:
+        extra += f' data-deed="{_e(sq["index"])}"'
     # tabindex="-1": a tap focuses the square, and a small board shows its title (game.css).
-    out = [f'<div class="{classes}"\n style="{style}"\n title="{title}" tabindex="-1">\n']
+    out = [f'<div class="{classes}"\n style="{style}"\n title="{title}" tabindex="-1"{extra}>\n']
     if colour:
         if sq["hotel"]:
             inside = f'<span class="hotel" aria-label="{tr["hotel"]}"></span>'
@@ -212,9 +217,10 @@ def log_html(entries: list[dict[str, Any]]) -> SafeString:
     return mark_safe("".join(out))
 
 
-def players_html(players: list[dict[str, Any]], deadline: Any = None) -> SafeString:
+def players_html(players: list[dict[str, Any]], deadline: Any = None, *, deed_base: str | None = None) -> SafeString:
     """The players' panels (``present.players_view``); ``deadline`` is the pending decision's,
-    shown on the badge of whoever it waits on."""
+    shown on the badge of whoever it waits on. With ``deed_base`` (the game's deed card
+    address without the square), each deed links to its card."""
     ce = conditional_escape
     to_play = _("to play")
     wait = f'<span class="badge badge-wait">{to_play}</span>'
@@ -290,7 +296,12 @@ def players_html(players: list[dict[str, Any]], deadline: Any = None) -> SafeStr
                         else:
                             lv = ""
                         name = ce(d["name"])
-                        out.append(f'<span class="deed{m}" title="{name}{mt}">{name}{lv}</span>')
+                        if deed_base is None:
+                            out.append(f'<span class="deed{m}" title="{name}{mt}">{name}{lv}</span>')
+                        else:
+                            sq = ce(d["sq"])
+                            out.append(f'<a class="deed{m}" href="{ce(deed_base)}{sq}/" data-deed="{sq}"'
+                                       f' title="{name}{mt}">{name}{lv}</a>')
                     out.append("\n</li>\n")
                 out.append("</ul>\n")
         out.append("</article>\n")

@@ -38,21 +38,18 @@ from games.engine import (
 )
 from games.models import GameAction
 from games.refusals import translate_refusal
+from games.views.contrast import ink
+from games.views.trade_values import completes_alone, trade_summary
 
-# One colour per seat, for tokens, owner markers and the players' panels.
-PLAYER_COLOURS = ("#d62828", "#1d5fd8", "#138a43", "#e08a00", "#7c3aed", "#0891b2", "#c2185b", "#57534e")
+# One colour per seat, for tokens, owner markers and the players' panels. Each reaches 3:1
+# against both boards' paper (an owner's strip is a graphic: WCAG 1.4.11) and 4.5:1 under the
+# white letter of a token (tests/games/test_contrast.py).
+PLAYER_COLOURS = ("#d62828", "#1d5fd8", "#15803d", "#a86400", "#7c3aed", "#0e7490", "#c2185b", "#57534e")
 CORNERS = {0: "go", 10: "jail", 20: "parking", 30: "gotojail"}
 # Actions offered per deed in the "manage properties" table, in the order shown.
 MANAGE_TYPES = ("build", "sell", "sell_all", "mortgage", "unmortgage", "auction_own")
 
 
-def ink(colour: str) -> str:
-    """Black or white, whichever reads better on ``colour`` (#rrggbb)."""
-    try:
-        r, g, b = (int(colour[i:i + 2], 16) for i in (1, 3, 5))
-    except (ValueError, TypeError):
-        return "#111"
-    return "#111" if 0.299 * r + 0.587 * g + 0.114 * b > 140 else "#fff"
 
 
 def money(amount: int) -> str:
@@ -498,12 +495,20 @@ def builder_view(st: GameState, me: int, other: int, *, prefill: dict | None = N
         picked = set(chosen.get("squares") or [])
         for d in deeds:
             d["checked"] = d["sq"] in picked
+            # (issue 12) The deed alone would complete its group for whoever receives it.
+            d["completes"] = completes_alone(st, receiver, d["sq"])
         return {"cash_max": pl.cash, "cash": chosen.get("cash") or 0, "cards_max": len(pl.jail_cards),
                 "cards": chosen.get("cards") or 0, "deeds": deeds}
 
+    give_side, take_side = side(me, mine, give, other), side(other, theirs, take, me)
+    picked = {k: [d["sq"] for d in s["deeds"] if d["checked"]] for k, s in (("give", give_side), ("take", take_side))}
     return {
+        # Each side's value and the balance rule's verdict, as the form stands (trade_values.py).
+        "summary": trade_summary(st, me, other, {"cash": give_side["cash"], "squares": picked["give"],
+                                                 "cards": give_side["cards"]},
+                                 {"cash": take_side["cash"], "squares": picked["take"], "cards": take_side["cards"]}),
         "to": other, "to_name": theirs.name, "counter": counter,
-        "give": side(me, mine, give, other), "take": side(other, theirs, take, me),
+        "give": give_side, "take": take_side,
         "balance": st.rules.trade_balance and not st.teammates(me, other),
         "card_value": JAIL_CARD_VALUE,
         "mortgage_fee": st.rules.trade_mortgaged == "yes",

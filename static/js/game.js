@@ -1,5 +1,7 @@
 // The game page's little bit of JavaScript: everything works without it (forms post and
-// redirect); with it, htmx polls for moves, deadlines count down and arrow keys step replays.
+// redirect); with it, htmx polls for moves, deadlines count down and arrow keys step replays,
+// focus stays on a sensible control after each swap, a live region says what changed, keys
+// press the frequent buttons, and a deed's card opens in a dialog.
 (function () {
   "use strict";
 
@@ -40,6 +42,224 @@
   setInterval(tick, 1000);
   document.addEventListener("DOMContentLoaded", tick);
   document.addEventListener("htmx:afterSwap", tick);
+
+  // ------------------------------------------------------------------------------------------
+  // After a swap of #game (a move, a poll, a refusal): focus and the live region.
+  // ------------------------------------------------------------------------------------------
+
+  // What identifies a control across swaps: its id, else a move button's name, value and square
+  // (the buttons of "Your properties" share names), else the <summary> of a <details> with an id.
+  function keyOf(el) {
+    if (!el || el === document.body || !el.matches) return null;
+    if (el.id) return { id: el.id };
+    if (el.matches("button[name]")) {
+      var sq = el.form && el.form.querySelector("input[name=square]");
+      return { name: el.name, value: el.value, square: sq ? sq.value : null,
+               decision: !!el.closest("#decision") };
+    }
+    if (el.matches("summary") && el.parentElement && el.parentElement.id) return { summaryOf: el.parentElement.id };
+    if (el.matches("[data-deed]")) return { deed: el.getAttribute("data-deed") };
+    return null;
+  }
+
+  function findKey(game, key) {
+    if (key.id) { var byId = document.getElementById(key.id); return byId && game.contains(byId) ? byId : null; }
+    if (key.summaryOf) { var d = document.getElementById(key.summaryOf); return d && game.contains(d) ? d.querySelector("summary") : null; }
+    if (key.deed) return game.querySelector('a[data-deed="' + key.deed + '"]');
+    var buttons = game.querySelectorAll("button[name]");
+    for (var i = 0; i < buttons.length; i++) {
+      var b = buttons[i], sq = b.form && b.form.querySelector("input[name=square]");
+      if (b.name === key.name && b.value === key.value && (sq ? sq.value : null) === key.square) return b;
+    }
+    return null;
+  }
+
+  // The next decision's first control, else the decision itself (#decision, tabindex -1).
+  function decisionFocus() {
+    var d = document.getElementById("decision");
+    if (!d) return null;
+    return d.querySelector(".choices button, .choices input:not([type=hidden]), .choices select, .offer button") || d;
+  }
+
+  var swap = null;
+  document.addEventListener("htmx:beforeSwap", function (e) {
+    var game = document.getElementById("game");
+    var target = e.detail.target;
+    // (Only the whole game's swap: the trade preview and "Older moves" swap a part and keep focus.)
+    if (!game || target !== game) return;
+    var a = document.activeElement;
+    var inside = !!a && a !== document.body && game.contains(a);
+    var config = e.detail.requestConfig || {};
+    swap = { inside: inside, key: inside ? keyOf(a) : null, move: config.verb === "post" };
+  });
+
+  document.addEventListener("htmx:afterSettle", function () {
+    var s = swap;
+    swap = null;
+    var game = document.getElementById("game");
+    if (!s || !game) return;
+    announce(game, true);
+    labelShortcuts(game);
+    // Focus was elsewhere (the chat, the header): a poll leaves it there.
+    if (!s.inside || document.querySelector("dialog[open]")) return;
+    var el = null;
+    // After a move made from the decision, its next decision; else the same control again.
+    if (s.key && !(s.move && s.key.decision)) el = findKey(game, s.key);
+    el = el || decisionFocus();
+    if (el) el.focus();
+  });
+
+  // The live region: what the newest log entries say (those the page had not shown yet), then the
+  // decision if it changed. Cleared first, so that the same words twice are said twice.
+  var seen = { seq: null, decision: null };
+  function announce(game, speak) {
+    var region = document.getElementById("game-announcer");
+    var entries = game.querySelectorAll(".log-list .log-entry");
+    var parts = [];
+    var newest = null;
+    for (var i = 0; i < entries.length && i < 6; i++) {
+      var seqEl = entries[i].querySelector(".log-seq");
+      var seq = seqEl ? parseInt(seqEl.textContent, 10) : NaN;
+      if (isNaN(seq)) continue;
+      if (newest === null) newest = seq;
+      if (seen.seq === null || seq <= seen.seq) break;
+      var lines = [];
+      entries[i].querySelectorAll(".log-text p").forEach(function (p) { lines.push(p.textContent.trim()); });
+      parts.unshift(lines.join(". "));
+    }
+    if (newest !== null) seen.seq = newest;
+    var d = game.querySelector(".decision-text");
+    var text = d ? d.textContent.trim() : "";
+    if (text && text !== seen.decision) parts.push(text);
+    seen.decision = text;
+    if (speak && region && parts.length) say(region, parts.join(". "));
+  }
+
+  function say(region, text) {
+    region.textContent = "";
+    setTimeout(function () { region.textContent = text; }, 100);
+  }
+
+  // ------------------------------------------------------------------------------------------
+  // Shortcut keys: each presses the button it names when the game offers it (the list is in the
+  // "Keyboard shortcuts" dialog, game_dialogs.html); never while typing in a field.
+  // ------------------------------------------------------------------------------------------
+  var SHORTCUTS = { r: "roll", b: "buy", d: "decline", e: "end_turn", p: "pass" };
+
+  function shortcutButton(game, type) {
+    return game.querySelector('#decision button[name=type][value="' + type + '"]');
+  }
+
+  function labelShortcuts(game) {
+    Object.keys(SHORTCUTS).forEach(function (k) {
+      var b = shortcutButton(game, SHORTCUTS[k]);
+      if (b) b.setAttribute("aria-keyshortcuts", k);
+    });
+    var bid = game.querySelector("#bid-amount");
+    if (bid) bid.setAttribute("aria-keyshortcuts", "a");
+  }
+
+  function typing(el) {
+    return !!el && el.matches && (el.matches("input, select, textarea") || el.isContentEditable);
+  }
+
+  document.addEventListener("keydown", function (e) {
+    if (e.defaultPrevented || e.ctrlKey || e.metaKey || e.altKey || typing(e.target)) return;
+    if (document.querySelector("dialog[open]")) return;  // (Escape closes it: the browser's own)
+    // Enter on a focused deed square (a tap focuses it) opens its card, as a click does.
+    if (e.key === "Enter" && e.target.matches && e.target.matches("#game .sq[data-deed]")) {
+      if (openDeed(e.target.getAttribute("data-deed"), e.target)) e.preventDefault();
+      return;
+    }
+    var game = document.getElementById("game");
+    if (!game) return;
+    var key = e.key;
+    if (key === "?") {
+      var help = document.getElementById("shortcut-help");
+      if (help) { e.preventDefault(); openDialog(help, document.activeElement); }
+      return;
+    }
+    key = key.length === 1 ? key.toLowerCase() : key;
+    var el = null;
+    if (SHORTCUTS[key]) el = shortcutButton(game, SHORTCUTS[key]);
+    else if (key === "a") el = game.querySelector("#bid-amount");
+    else if (key === "g") el = decisionFocus();
+    else return;
+    e.preventDefault();
+    if (!el) {
+      var region = document.getElementById("game-announcer");
+      if (region) say(region, region.getAttribute("data-unavailable"));
+    } else if (el.matches("button")) {
+      el.focus();
+      el.click();
+    } else {
+      el.focus();
+      if (el.select) el.select();
+    }
+  });
+
+  // ------------------------------------------------------------------------------------------
+  // Dialogs (<dialog>: the browser keeps focus inside a modal one and closes it on Escape): the
+  // shortcut list and a deed's card. Closing one puts focus back where it was.
+  // ------------------------------------------------------------------------------------------
+  function openDialog(dialog, opener) {
+    dialog.returnTo = opener && opener !== document.body ? opener : null;
+    if (!dialog.open) dialog.showModal();
+    var first = dialog.querySelector("[data-close]");
+    if (first) first.focus();
+  }
+
+  document.addEventListener("close", function (e) {
+    var dialog = e.target;
+    if (!dialog.matches || !dialog.matches("dialog.game-dialog")) return;
+    var back = dialog.returnTo;
+    var game = document.getElementById("game");
+    // (A swap while it was open may have replaced the control it came from.)
+    if (back && !back.isConnected && game) back = findKey(game, keyOf(back) || {}) || null;
+    if (back && back.isConnected) back.focus();
+    else if (game) { var d = decisionFocus(); if (d) d.focus(); }
+  }, true);
+
+  function openDeed(sq, opener) {
+    var dialog = document.getElementById("deed-dialog");
+    if (!dialog || !window.htmx) return false;
+    var body = dialog.querySelector("[data-deed-body]");
+    var url = dialog.getAttribute("data-url").replace(/0\/$/, sq + "/");
+    body.textContent = dialog.getAttribute("data-loading");
+    openDialog(dialog, opener);
+    window.htmx.ajax("get", url, { target: body, swap: "innerHTML" }).then(function () {
+      if (!body.querySelector(".deed-card")) dialog.close();
+    });
+    return true;
+  }
+
+  document.addEventListener("click", function (e) {
+    if (!e.target.closest) return;
+    var opener = e.target.closest("[data-open-dialog]");
+    if (opener) {
+      var dialog = document.getElementById(opener.getAttribute("data-open-dialog"));
+      if (dialog) { e.preventDefault(); openDialog(dialog, opener); }
+      return;
+    }
+    // A click on the backdrop (outside the dialog's box) closes it, as Escape does.
+    if (e.target.matches("dialog.game-dialog[open]")) {
+      var r = e.target.getBoundingClientRect();
+      if (e.clientX < r.left || e.clientX > r.right || e.clientY < r.top || e.clientY > r.bottom) e.target.close();
+      return;
+    }
+    var deed = e.target.closest("#game [data-deed]");
+    if (!deed || e.target.closest(".sq-pick")) return;  // (a highlighted square picks, not opens)
+    var focusable = deed.matches("a") ? deed : null;
+    if (openDeed(deed.getAttribute("data-deed"), focusable || document.activeElement)) e.preventDefault();
+  });
+
+  document.addEventListener("DOMContentLoaded", function () {
+    var game = document.getElementById("game");
+    if (!game) return;
+    announce(game, false);
+    labelShortcuts(game);
+    document.querySelectorAll("[data-open-dialog]").forEach(function (b) { b.hidden = false; });
+  });
 
   // Replays: the left and right arrow keys step through the moves.
   document.addEventListener("keydown", function (e) {

@@ -132,10 +132,15 @@ def test_every_square_has_a_readable_label_on_a_phone(
         page.evaluate("window.scrollTo(0, 0)")
         page.screenshot(path=str(artifacts / f"board-phone-{width}-{preset}.png"))
 
-        # A tap on a square shows what there is to know about it over the board's centre.
+        # A tap on a deed opens its card (game.js); closed, focus is back on the square, which
+        # shows what there is to know about it over the board's centre.
         street = next(s for s in state.board.squares if s.kind == "street")
         square = page.locator(".board .sq").nth(street.index)
         square.tap()
+        page.locator("#deed-dialog .deed-card").wait_for()
+        assert page.locator("#deed-card-title").text_content().strip() == street.name
+        page.locator("#deed-dialog [data-close]").tap()
+        page.locator("#deed-dialog").wait_for(state="hidden")
         assert page.evaluate("document.activeElement.classList.contains('sq')")
         card = page.evaluate(
             "i => getComputedStyle(document.querySelectorAll('.board .sq')[i], '::before').content",

@@ -17,7 +17,7 @@ from tests.games.play_helpers import autoplay, start_game
 pytestmark = pytest.mark.django_db
 HTMX = {"HTTP_HX_REQUEST": "true"}
 SQUARE = re.compile(
-    r'<div class="sq [^"]*"\n style="[^"]*"\n title="([^"]*)" tabindex="-1">(.*?)</div>', re.S
+    r'<div class="sq [^"]*"\n style="[^"]*"\n title="([^"]*)" tabindex="-1"[^>]*>(.*?)</div>', re.S
 )
 CARD_KINDS = {"chance", "chest", "luck"}  # several squares alike, one label
 

@@ -47,7 +47,14 @@ from .queries import (
     unmortgage_cost,
 )
 from .timeouts import waiting_on
-from .trades import _trade_error, last_proposal_round, offer_refused, tradeable_deeds
+from .trades import (
+    _trade_error,
+    last_proposal_round,
+    offer_refused,
+    trade_balanced,
+    trade_side_value,
+    tradeable_deeds,
+)
 from .turns import new_game, set_clock
 
 __all__ = [
@@ -81,6 +88,8 @@ __all__ = [
     "street_rent",
     "street_rents",
     "tax_worth",
+    "trade_balanced",
+    "trade_side_value",
     "tradeable_deeds",
     "transfer_fee",
     "unmortgage_cost",

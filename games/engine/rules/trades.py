@@ -98,17 +98,33 @@ def _side_value(st: GameState, side: dict) -> int:
     return side["cash"] + sum(st.board.price[sq] for sq in side["squares"]) + JAIL_CARD_VALUE * side["cards"]
 
 
+def trade_side_value(st: GameState, side: dict) -> int:
+    """RULES.md 9, world balance: a side's value, cash + printed prices (a mortgaged deed's too)
+    + JAIL_CARD_VALUE per jail card. ``side`` as in a proposal (cash, squares, cards)."""
+    return _side_value(st, {"cash": side.get("cash") or 0, "squares": side.get("squares") or [],
+                            "cards": side.get("cards") or 0})
+
+
+def trade_balanced(st: GameState, a: int, b: int, give: dict, take: dict) -> bool:
+    """Whether the balance rule lets ``a`` give ``give`` to ``b`` for ``take`` (RULES.md 9): always
+    where the rule set has no balance check or between teammates (15), else when the larger
+    side is at most twice the smaller. The trade check itself asks this."""
+    if not st.rules.trade_balance or st.teammates(a, b):
+        return True
+    va, vb = trade_side_value(st, give), trade_side_value(st, take)
+    return max(va, vb) <= 2 * min(va, vb)
+
+
 def _trade_error(st: GameState, t: dict) -> str | None:
     a, b = t["from"], t["to"]
     mates = st.teammates(a, b)
     err = _trade_side_error(st, a, t["give"], mates) or _trade_side_error(st, b, t["take"], mates)
     if err:
         return err
-    if st.rules.trade_balance and not mates:
+    if not trade_balanced(st, a, b, t["give"], t["take"]):
         # RULES.md 9, world balance: the larger side may be at most twice the smaller.
         va, vb = _side_value(st, t["give"]), _side_value(st, t["take"])
-        if max(va, vb) > 2 * min(va, vb):
-            return f"unbalanced trade: {va} against {vb} (the larger side may be at most twice the smaller)"
+        return f"unbalanced trade: {va} against {vb} (the larger side may be at most twice the smaller)"
     return None
 
 
