@@ -11,8 +11,10 @@ This module is the engine's one door: the site imports every name it uses from h
 from .boards import load_board
 from .bots import make_bot
 from .cards import CARDS, card_text
-from .errors import EngineError, IllegalAction, InvalidRules, RandomnessExhausted
+from .errors import EngineError, IllegalAction, InvalidRules, RandomnessExhausted, Refused
 from .events import describe, visible_to
+from .refusals import MESSAGES as REFUSAL_MESSAGES
+from .refusals import Refusal, refusal_text
 from .rules import (
     ACTION_TYPES,
     JAIL_CARD_VALUE,
@@ -50,11 +52,14 @@ __all__ = [
     "OPTION_KEYS",
     "PRESETS",
     "PRESET_NAMES",
+    "REFUSAL_MESSAGES",
     "EngineError",
     "GameState",
     "IllegalAction",
     "InvalidRules",
     "RandomnessExhausted",
+    "Refusal",
+    "Refused",
     "RuleSet",
     "apply",
     "auction_askee",
@@ -68,6 +73,7 @@ __all__ = [
     "net_worth",
     "new_game",
     "offer_refused",
+    "refusal_text",
     "rent_of",
     "rent_tax_rate",
     "salary_active",

@@ -36,8 +36,8 @@ from games.engine import (
     visible_to,
     waiting_on,
 )
+from games.errors import translate_refusal
 from games.models import GameAction
-from games.refusals import translate_refusal
 
 # One colour per seat, for tokens, owner markers and the players' panels.
 PLAYER_COLOURS = ("#d62828", "#1d5fd8", "#138a43", "#e08a00", "#7c3aed", "#0891b2", "#c2185b", "#57534e")
