@@ -20,10 +20,25 @@ def _in_debt(st: GameState, p: int) -> bool:
 DEBT_ONLY = Refusal("debt_only")
 
 
+def _transfer_error(st: GameState, p: int) -> Refusal | None:
+    """RULES.md 9, classic transfer: the receiver of a mortgaged deed decides on it "at once"
+    (lift it or keep it), so until then they may not build, sell, mortgage or lift other
+    mortgages (nor trade: ``_trade_window_error``); legal_actions lists only the decision."""
+    stack = st.stack
+    if stack and stack[-1]["k"] == "mortgage_transfer" and stack[-1]["p"] == p:
+        return Refusal("transfer_first")
+    return None
+
+
 def _build_timing_error(st: GameState, p: int) -> Refusal | None:
-    if st.stack and _in_debt(st, p):
-        # RULES.md 10: the debtor raises money; spending it on buildings would deepen the debt.
-        return DEBT_ONLY
+    if st.stack:
+        err = _transfer_error(st, p)
+        if err:
+            return err
+        if _in_debt(st, p):
+            # RULES.md 10: the debtor raises money; spending it on buildings would deepen the
+            # debt.
+            return DEBT_ONLY
     if st.rules.build_before_roll:
         if p != st.current or st.stack or st.phase != "roll":
             return Refusal("build_before_roll")
@@ -166,7 +181,12 @@ def _act_build(ctx: Ctx, p: int, a: dict) -> None:
 
 def _money_timing_error(st: GameState, p: int) -> Refusal | None:
     """RULES.md 9: mortgages and building sales any time (classic), or during one's own turn or
-    one's own debt resolution (world, where building waits for one's own turn too)."""
+    one's own debt resolution (world, where building waits for one's own turn too); never
+    while one's own transferred mortgage waits for its decision (``_transfer_error``)."""
+    if st.stack:
+        err = _transfer_error(st, p)
+        if err:
+            return err
     if not st.rules.build_before_roll:
         return None
     if p == st.current:
