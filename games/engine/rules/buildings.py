@@ -8,9 +8,9 @@ from __future__ import annotations
 from ..errors import IllegalAction
 from ..refusals import Refusal
 from ..state import HOTEL, GameState
-from .context import Ctx, _frac, _square_param
+from .context import Ctx, _square_param
 from .money import _bank_pays, _pay_bank
-from .queries import _eff, _group_has_buildings
+from .queries import _eff, _group_has_buildings, sell_back
 
 
 def _in_debt(st: GameState, p: int) -> bool:
@@ -220,7 +220,6 @@ def _sell_error(st: GameState, p: int, sq: int) -> Refusal | None:
 def _sell_levels(ctx: Ctx, p: int, sq: int, all_levels: bool = False) -> int:
     """Sell one level (or all of them) of ``sq`` back to the bank; returns the refund."""
     st = ctx.state
-    s = st.board.squares[sq]
     lv = st.level[sq]
     hbh = ctx.rules.houses_before_hotel
     if all_levels:
@@ -246,7 +245,7 @@ def _sell_levels(ctx: Ctx, p: int, sq: int, all_levels: bool = False) -> int:
             st.board_log.append(sq)
             if st.bank_houses is not None:
                 st.bank_houses += 1
-    refund = _frac(s.build_cost * levels, ctx.rules.sell_back)
+    refund = sell_back(st, sq, levels)
     _bank_pays(ctx, p, refund)
     if ctx.events is not None:
         ctx.ev("sell", p=p, sq=sq, level=st.level[sq], refund=refund)

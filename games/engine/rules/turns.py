@@ -15,9 +15,9 @@ from ..refusals import Refusal
 from ..ruleset import RuleSet
 from ..state import BANK, HOTEL, NO_OWNER, GameState, _new_turn
 from .auctions import _start_auction
-from .context import CASINO_POOL_ADD, CASINO_STAKE, Ctx, _ceil_div, _schedule, _square_param
+from .context import CASINO_POOL_ADD, CASINO_STAKE, Ctx, _schedule, _square_param
 from .money import _bank_pays, _charge, _pay_bank
-from .queries import net_worth, tax_worth
+from .queries import income_tax_percent, net_worth
 from .squares import _advance, _destroy_targets, _land, _return_jail_card, _send_to_jail
 
 
@@ -422,7 +422,7 @@ def _act_income_tax(ctx: Ctx, p: int, a: dict) -> None:
 
 
 def _pay_income_tax(ctx: Ctx, p: int, choice: str) -> None:
-    amount = ctx.rules.income_tax if choice == "flat" else _ceil_div(tax_worth(ctx.state, p), 10)
+    amount = ctx.rules.income_tax if choice == "flat" else income_tax_percent(ctx.state, p)
     ctx.ev("income_tax", p=p, choice=choice, amount=amount)
     _charge(ctx, p, BANK, amount, "tax", pot=True)
 
