@@ -7,16 +7,15 @@ shows the message on that option's field.
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from games.engine import PRESET_NAMES, PRESETS, InvalidRules
+from games.errors import translate_refusal
 from games.models import Table
 from games.options import PRESET_LABELS
-from games.refusals import translate_refusal
 from games.services import CORRESPONDENCE_ROUNDS, table_rules
 
 TURN_HOUR_CHOICES = [
@@ -55,8 +54,6 @@ _FIELD_OF_OPTION = {
     "houses_before_hotel": "houses_before_hotel",
     "seats": "seat_count",
 }
-_OPTION_IN_MESSAGE = re.compile(r"option '([a-z_]+)'")
-
 # The custom fields, in the order the form shows them (the template loops over these).
 CUSTOM_FIELDS = (
     "start_cash",
@@ -223,8 +220,7 @@ class TableForm(forms.Form):
         try:
             return table_rules(preset=preset, options=options, pace=pace)
         except InvalidRules as e:
-            match = _OPTION_IN_MESSAGE.search(str(e))
-            field = _FIELD_OF_OPTION.get(match.group(1)) if match else None
+            field = _FIELD_OF_OPTION.get(e.params.get("option"))
             if field is None or field not in self.errors:
                 self.add_error(field, translate_refusal(e))
             return None

@@ -24,8 +24,8 @@ from django.utils.formats import number_format
 from django.utils.translation import gettext as _
 
 from games.engine import EngineError, GameState, RuleSet, apply, new_game, set_clock
+from games.errors import translate_refusal
 from games.models import GameAction, Replay
-from games.refusals import translate_refusal
 
 RECORD_FORMAT = "monopoly-record/1"
 # The longest game bench/record_lengths.py saw, over 200 games (40 for random bots) per preset,

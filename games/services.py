@@ -36,6 +36,7 @@ from games.engine import (
     set_clock,
     waiting_on,
 )
+from games.errors import SiteRefusal
 from games.models import (
     AuctionRow,
     DeckRow,
@@ -49,7 +50,6 @@ from games.models import (
     Table,
     TradeRow,
 )
-from games.refusals import SiteRefusal
 from moderation.selectors import is_blocked
 
 # RULES.md 4 and 10: live bidders get 20 s, live debtors 60 s; other decisions the preset's
@@ -65,7 +65,7 @@ CORRESPONDENCE_ROUNDS = {"salary_stops_round": 40, "rent_tax_round": 50, "rent_t
 class GameError(SiteRefusal):
     """A refused request, with a message for the person who made it: the site's own words as a
     lazy gettext message (``str()`` gives the English, ``localized()`` the reader's language),
-    or an engine's refusal passed on in its English (games.refusals translates it)."""
+    or an engine refusal passed on with its code (games.errors translates it)."""
 
 
 class StaleVersion(GameError):
@@ -128,7 +128,7 @@ def table_create(*, host, name: str, preset: str, options: dict[str, Any] | None
     try:
         rules = table_rules(preset=preset, options=options, pace=pace)
     except InvalidRules as e:
-        raise GameError(str(e)) from e
+        raise GameError(e) from e
     lo, hi = rules.seats
     seat_count = seat_count or hi
     if not lo <= seat_count <= hi:
@@ -358,7 +358,7 @@ def table_start(*, table: Table, by) -> Game:
     try:
         state, events = new_game(rules, [str(n) for n in names], seed, teams=teams)
     except EngineError as e:
-        raise GameError(str(e)) from e
+        raise GameError(e) from e
     game = Game.objects.create(table=table, seed=seed, state=state.to_json())
     GameAction.objects.create(game=game, seq=0, action={"type": "start", "seed": seed, "rules": rules.to_json(),
                                                           "names": names, "teams": teams},
@@ -664,7 +664,7 @@ def game_submit_actions(*, game: Game, user, actions: list[dict], expected_versi
             _apply(sub, dict(action, player=seat.position), seat=seat.position, user=user, source="player")
         except IllegalAction as e:
             # The atomic block rolls back the log rows of the actions already applied.
-            raise GameError(str(e)) from e
+            raise GameError(e) from e
     _bots(sub, seats)
     _write(sub, seats, before=before)
     return sub

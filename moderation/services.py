@@ -16,8 +16,8 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from games.errors import SiteRefusal
 from games.models import Game, GameAction, Table, TradeRow
-from games.refusals import SiteRefusal
 from moderation import selectors
 from moderation.models import (
     CHAT_MAX_LENGTH,

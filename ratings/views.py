@@ -11,9 +11,9 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
+from games.errors import SiteRefusal
 from games.links import table_path
 from games.models import Game
-from games.refusals import SiteRefusal
 from ratings import selectors, services, skill
 from ratings.models import Family
 

@@ -11,13 +11,17 @@ This module is the engine's one door: the site imports every name it uses from h
 from .boards import load_board
 from .bots import make_bot
 from .cards import CARDS, card_text
-from .errors import EngineError, IllegalAction, InvalidRules, RandomnessExhausted
+from .errors import EngineError, IllegalAction, InvalidRules, RandomnessExhausted, Refused
 from .events import describe, visible_to
+from .refusals import MESSAGES as REFUSAL_MESSAGES
+from .refusals import Refusal, refusal_text
 from .rules import (
     ACTION_TYPES,
+    CASINO_STAKE,
     JAIL_CARD_VALUE,
     apply,
     auction_askee,
+    income_tax_percent,
     last_proposal_round,
     legal_actions,
     liquidation_value,
@@ -27,6 +31,8 @@ from .rules import (
     rent_of,
     rent_tax_rate,
     salary_active,
+    sell_all_refund,
+    sell_back,
     set_clock,
     standing_maximum,
     stepper,
@@ -46,22 +52,27 @@ from .state import HOTEL, NO_OWNER, GameState
 __all__ = [
     "ACTION_TYPES",
     "CARDS",
+    "CASINO_STAKE",
     "HOTEL",
     "JAIL_CARD_VALUE",
     "NO_OWNER",
     "OPTION_KEYS",
     "PRESETS",
     "PRESET_NAMES",
+    "REFUSAL_MESSAGES",
     "EngineError",
     "GameState",
     "IllegalAction",
     "InvalidRules",
     "RandomnessExhausted",
+    "Refusal",
+    "Refused",
     "RuleSet",
     "apply",
     "auction_askee",
     "card_text",
     "describe",
+    "income_tax_percent",
     "last_proposal_round",
     "legal_actions",
     "liquidation_value",
@@ -70,9 +81,12 @@ __all__ = [
     "net_worth",
     "new_game",
     "offer_refused",
+    "refusal_text",
     "rent_of",
     "rent_tax_rate",
     "salary_active",
+    "sell_all_refund",
+    "sell_back",
     "set_clock",
     "standing_maximum",
     "stepper",

@@ -80,33 +80,34 @@ _SPEC: dict[str, tuple[str, Any]] = {
 
 def _check(key: str, value: Any) -> Any:
     kind, allowed = _SPEC[key]
-    bad = InvalidRules(f"option {key!r}: invalid value {value!r}")
+    bad = InvalidRules("option_invalid", key=repr(key), option=key, value=repr(value))
     if kind in ("int", "nint"):
         if value is None and kind == "nint":
             return None
         if isinstance(value, bool) or not isinstance(value, int):
-            raise InvalidRules(f"option {key!r}: expected a whole number"
-                               f"{' or null' if kind == 'nint' else ''}, got {value!r}")
+            raise InvalidRules("option_not_int_or_null" if kind == "nint" else "option_not_int",
+                               key=repr(key), option=key, value=repr(value))
         if value < allowed:
-            raise InvalidRules(f"option {key!r}: must be at least {allowed}, got {value}")
+            raise InvalidRules("option_too_small", key=repr(key), option=key, minimum=allowed, value=value)
         return value
     if kind == "bool":
         if not isinstance(value, bool):
-            raise InvalidRules(f"option {key!r}: expected true or false, got {value!r}")
+            raise InvalidRules("option_not_bool", key=repr(key), option=key, value=repr(value))
         return value
     if kind == "enum":
         if value not in allowed:
-            raise InvalidRules(f"option {key!r}: expected one of {', '.join(allowed)}, got {value!r}")
+            raise InvalidRules("option_not_choice", key=repr(key), option=key, choices=", ".join(allowed),
+                               value=repr(value))
         return value
     if kind == "frac":
         if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value <= 1:
-            raise InvalidRules(f"option {key!r}: expected a fraction between 0 and 1, got {value!r}")
+            raise InvalidRules("option_not_fraction", key=repr(key), option=key, value=repr(value))
         return float(value)
     if kind == "opening":
         if value == "price":
             return value
         if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-            raise InvalidRules(f"option {key!r}: expected a whole number or 'price', got {value!r}")
+            raise InvalidRules("option_not_int_or_price", key=repr(key), option=key, value=repr(value))
         return value
     if kind == "seats":
         if isinstance(value, str) and "-" in value:
@@ -119,10 +120,10 @@ def _check(key: str, value: Any) -> Any:
             value = (value, value)
         if (not isinstance(value, (list, tuple)) or len(value) != 2
                 or not all(isinstance(v, int) and not isinstance(v, bool) for v in value)):
-            raise InvalidRules(f"option 'seats': expected [min, max], got {value!r}")
+            raise InvalidRules("option_seats_shape", option="seats", value=repr(value))
         lo, hi = value
         if not 2 <= lo <= hi <= 8:
-            raise InvalidRules(f"option 'seats': need 2 <= min <= max <= 8, got {lo}-{hi}")
+            raise InvalidRules("option_seats_range", option="seats", lo=lo, hi=hi)
         return (lo, hi)
     raise AssertionError(kind)  # pragma: no cover
 
@@ -180,13 +181,13 @@ class RuleSet:
     def build(cls, preset: str = "classic", overrides: dict[str, Any] | None = None) -> RuleSet:
         """The preset with the host's overrides; unknown keys and bad values are refused."""
         if preset not in PRESETS:
-            raise InvalidRules(f"unknown preset {preset!r}; expected one of {', '.join(PRESET_NAMES)}")
+            raise InvalidRules("unknown_preset", preset=repr(preset), choices=", ".join(PRESET_NAMES))
         if overrides is not None and not isinstance(overrides, dict):
-            raise InvalidRules(f"options must be a mapping of option keys to values, got {overrides!r}")
+            raise InvalidRules("options_not_mapping", value=repr(overrides))
         values = dict(PRESETS[preset])
         for key, value in (overrides or {}).items():
             if key not in _SPEC:
-                raise InvalidRules(f"unknown option {key!r}")
+                raise InvalidRules("unknown_option", key=repr(key), option=key)
             values[key] = _check(key, value)
         rules = cls(preset=preset, **values)
         rules._validate()
@@ -194,15 +195,15 @@ class RuleSet:
 
     def _validate(self) -> None:
         if self.houses_before_hotel > 4:
-            raise InvalidRules("option 'houses_before_hotel': at most 4 houses fit on a deed")
+            raise InvalidRules("option_houses_before_hotel", option="houses_before_hotel")
         if (self.deck == "classic") != (self.board == "classic"):
-            raise InvalidRules(f"option 'deck': deck {self.deck!r} does not fit the {self.board} board")
+            raise InvalidRules("option_deck_board", option="deck", deck=repr(self.deck), board=self.board)
         if self.casino and self.board != "world":
-            raise InvalidRules("option 'casino': the casino needs the world board")
+            raise InvalidRules("option_casino_board", option="casino")
         if self.teams and self.seats != (4, 4):
-            raise InvalidRules("option 'teams': team games are two teams of two (seats 4-4)")
+            raise InvalidRules("option_teams_seats", option="teams")
         if self.trade_mortgaged == "teammates" and not self.teams:
-            raise InvalidRules("option 'trade_mortgaged': 'teammates' needs teams")
+            raise InvalidRules("option_trade_mortgaged_teams", option="trade_mortgaged")
 
     def overrides(self) -> dict[str, Any]:
         """Every option that differs from the preset (what a custom table's card lists)."""

@@ -6,12 +6,15 @@ sees: this view gives them the same decision the game page draws as buttons, wit
 HTML. Moves still go through ``games:game_act``, like the page's forms; a program that asks it
 for JSON (``Accept: application/json``) gets back the new version and its next legal actions in
 the same shape as here (``seat_actions``), so it needs this view only to start, after a refusal,
-or while the game waits on someone else. Who may read it is
+or while the game waits on someone else. A refused move answers with the engine's stable
+``code`` and ``params`` beside its words (``refusal_json``). Who may read it is
 decided as for the page: anyone may watch a public game, a private one exists only for its
 players, and only a player's own actions are listed.
 """
 
 from __future__ import annotations
+
+from typing import Any
 
 from django.conf import settings
 from django.db import transaction
@@ -49,6 +52,14 @@ def seat_actions(game: Game, seat: int | None, state: GameState | None = None) -
     if state is None:
         state = GameState.from_json(game.state)
     return [{k: v for k, v in a.items() if k != "player"} for a in legal_actions(state, seat)]
+
+
+def refusal_json(error: Exception) -> dict[str, Any]:
+    """What a program reads of a refused move besides the words: the engine's stable ``code``
+    and its ``params`` (games/engine/refusals.py; a nested refusal in the same shape), e.g.
+    ``{"code": "bid_too_low", "params": {"low": 12}}``; ``{}`` for the site's own refusals."""
+    refusal = getattr(error, "refusal", None)
+    return refusal.as_json() if refusal is not None else {}
 
 
 @require_GET

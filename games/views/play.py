@@ -28,11 +28,11 @@ from django_htmx.http import reswap, retarget
 from config.ratelimit import limit
 from games import records, services
 from games.engine import GameState, describe
+from games.errors import translate_refusal
 from games.models import Game, GameAction, Replay, Seat, Table
-from games.refusals import translate_refusal
 from games.selectors import live_names, name_changes
 from games.views import present
-from games.views.api import seat_actions
+from games.views.api import refusal_json, seat_actions
 from games.views.errors import refused_page
 from games.views.play_forms import FormError, number_ranges, parse_action, prefill_from
 from moderation.selectors import lockout_refusal
@@ -225,13 +225,15 @@ def _wants_json(request: HttpRequest) -> bool:
 
 def _refusal(request: HttpRequest, game_id: int, as_json: bool, *, message: str, status: int,
              level: str = "error", prefill: dict | None = None,
-             error: str | None = None) -> HttpResponse:
+             error: str | None = None, refusal: dict | None = None) -> HttpResponse:
     """A refused move: for a program ``{"error": ..., "message": message}`` (a stale move also
     gets the current ``version``, to read the position again), else the page's answer.
-    ``error`` is what programs match on: the engine's English for a move the rules refuse
-    (``message`` is then in the reader's language); by default the message itself."""
+    ``error`` is the English (the engine's for a move the rules refuse; ``message`` is then in
+    the reader's language), by default the message itself; ``refusal`` the engine's stable
+    ``code`` and ``params`` (api.refusal_json), what programs match on."""
     if as_json:
         body: dict[str, Any] = {"error": message if error is None else error, "message": message}
+        body.update(refusal or {})
         if status == 409:
             body["version"] = Game.objects.filter(pk=game_id).values_list("version", flat=True).first()
         return JsonResponse(body, status=status)
@@ -304,7 +306,7 @@ def act(request: HttpRequest, game_id: int) -> HttpResponse:
         names = name_changes([p["name"] for p in game.state.get("players") or []], seats)
         return _refusal(request, game_id, as_json,
                         message=_("Refused: %(reason)s.") % {"reason": translate_refusal(e, names=names)},
-                        error=f"Refused: {e}.", status=400, prefill=prefill)
+                        error=f"Refused: {e}.", status=400, prefill=prefill, refusal=refusal_json(e))
     if as_json:
         return _moved_json(sub, me)
     # The service's game is the position just committed (seats do not change in play).

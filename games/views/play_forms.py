@@ -18,7 +18,7 @@ from django.http import QueryDict
 from django.utils.translation import gettext_lazy as _
 
 from games.engine import GameState, legal_actions
-from games.refusals import SiteRefusal, money
+from games.errors import SiteRefusal, money
 
 NO_PARAMS = ("roll", "end_turn", "buy", "decline", "pass", "pay_fine", "use_card", "casino_skip", "surrender")
 SQUARE_PARAM = ("build", "sell", "sell_all", "mortgage", "unmortgage", "keep_mortgaged", "teleport", "destroy",

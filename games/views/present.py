@@ -16,6 +16,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext, pgettext
 
 from games.engine import (
+    CASINO_STAKE,
     HOTEL,
     JAIL_CARD_VALUE,
     NO_OWNER,
@@ -24,20 +25,23 @@ from games.engine import (
     apply,
     auction_askee,
     describe,
+    income_tax_percent,
     legal_actions,
     liquidation_value,
     net_worth,
     rent_of,
     rent_tax_rate,
     salary_active,
-    tax_worth,
+    sell_all_refund,
+    sell_back,
+    tradeable_deeds,
     transfer_fee,
     unmortgage_cost,
     visible_to,
     waiting_on,
 )
+from games.errors import translate_refusal
 from games.models import GameAction
-from games.refusals import translate_refusal
 from games.views.contrast import ink
 from games.views.trade_values import completes_alone, trade_summary
 
@@ -74,11 +78,6 @@ def grid_place(index: int) -> tuple[int, int, str]:
     if index == 30:
         return 1, 11, "corner"
     return index - 29, 11, "right"
-
-
-def _sell_back(st: GameState, cost: int, levels: int = 1) -> int:
-    # The bank pays fractions rounded down (RULES.md preamble), as the engine does.
-    return (cost * levels * round(st.rules.sell_back * 10000)) // 10000
 
 
 def _building_word(st: GameState, top_level: bool) -> str:
@@ -289,7 +288,7 @@ def decision_text(st: GameState) -> str:
             "name": who, "amount": money(f["amt"]), "to": to, "why": _why(f["why"])}
     if k == "casino":
         return _("%(name)s is at the casino: stake %(stake)s on 1 to 3 numbers, or walk past.") % {
-            "name": who, "stake": money(1000)}
+            "name": who, "stake": money(CASINO_STAKE)}
     if k == "income_tax":
         return _("%(name)s pays income tax: %(flat)s or 10%% of net worth.") % {
             "name": who, "flat": money(st.rules.income_tax)}
@@ -360,7 +359,7 @@ def choices_for(st: GameState, p: int | None) -> Choices:
             c.max_bid = {"min": a["min"], "max": a["max"], "held": a["held"],
                          "can_set": a["min"] <= a["max"]}
         elif t == "income_tax":
-            c.income_tax = {"flat": st.rules.income_tax, "percent": -(-tax_worth(st, p) // 10)}
+            c.income_tax = {"flat": st.rules.income_tax, "percent": income_tax_percent(st, p)}
         elif t == "bus":
             d1, d2 = top["dice"]
             c.bus.append({"choice": a["choice"], "steps": {"first": d1, "second": d2, "sum": d1 + d2}[a["choice"]]})
@@ -401,11 +400,9 @@ def choices_for(st: GameState, p: int | None) -> Choices:
                 label, amount = _("Build a %(what)s") % {"what": what}, -s.build_cost
             elif t == "sell":
                 what = _building_word(st, lv == HOTEL)
-                label, amount = _("Sell a %(what)s") % {"what": what}, _sell_back(st, s.build_cost)
+                label, amount = _("Sell a %(what)s") % {"what": what}, sell_back(st, sq)
             elif t == "sell_all":
-                levels = sum((st.rules.houses_before_hotel + 1 if st.level[x] == HOTEL else st.level[x])
-                             for x in board.group_of[sq] if st.owner[x] == p)
-                label, amount = _("Sell all in the group"), _sell_back(st, s.build_cost, levels)
+                label, amount = _("Sell all in the group"), sell_all_refund(st, p, sq)
             elif t == "mortgage":
                 label, amount = _("Mortgage"), s.mortgage
             elif t == "unmortgage":
@@ -462,20 +459,11 @@ def counter_error(st: GameState, me: int, t: dict) -> str | None:
 # ---------------------------------------------------------------------------------------------
 
 def tradeable(st: GameState, giver: int, receiver: int) -> list[dict[str, Any]]:
-    """The deeds ``giver`` may put in a trade with ``receiver`` (RULES.md 9): no building in
-    the group, and mortgaged ones only where the rule set lets them change hands."""
+    """The deeds ``giver`` may put in a trade with ``receiver`` (RULES.md 9), as the engine's
+    trade check decides (``tradeable_deeds``), with what the trade builder shows of each."""
     board = st.board
-    mates = st.teammates(giver, receiver)
     out = []
-    for sq in board.deeds:
-        if st.owner[sq] != giver:
-            continue
-        if any(st.level[x] for x in board.group_of[sq]):
-            continue
-        if st.mortgaged[sq]:
-            tm = st.rules.trade_mortgaged
-            if tm == "no" or (tm == "teammates" and not mates):
-                continue
+    for sq in tradeable_deeds(st, giver, receiver):
         s = board[sq]
         info = board.group_info.get(s.group or "", {})
         out.append({"sq": sq, "name": s.name, "price": s.price, "mortgaged": st.mortgaged[sq],

@@ -28,11 +28,11 @@ from django_htmx.http import HttpResponseClientRedirect
 from config.ratelimit import limit
 from games import selectors, services
 from games.engine import PRESET_NAMES, PRESETS
+from games.errors import translate_refusal
 from games.forms import InviteForm, TableForm, TeamForm
 from games.links import absolute, game_path, invite_path, table_path
 from games.models import Seat, Table
 from games.options import PRESET_BLURBS, PRESET_LABELS, format_value
-from games.refusals import translate_refusal
 from moderation.selectors import lockout_refusal
 
 # ---------------------------------------------------------------------------------------------

@@ -84,3 +84,25 @@ def test_what_legal_actions_lists_is_what_apply_accepts(preset, kinds, seed):
 
     play_game(rules, bots, seed, on_action=watch, max_actions=3000)
     assert counts["applied"] > 50 and counts["refused"] > 1000, counts
+
+
+@pytest.mark.parametrize("seed", [7, 11])
+def test_a_pending_transferred_mortgage_is_decided_before_anything_else(seed):
+    """RULES.md 9, classic transfer: the receiver of a mortgaged deed decides on it at once.
+    Checked at every position where one waits (these seeds reach several): apply refused the
+    receiver's build and sell that legal_actions did not list."""
+    rules = RuleSet.build("classic")
+    bots = [make_bot("random") for _ in range(4)]
+    counts = {"applied": 0, "refused": 0, "transfers": 0}
+
+    def watch(st, action):
+        top = st.stack[-1] if st.stack else None
+        if top is not None and top["k"] == "mortgage_transfer" and not st.over:
+            counts["transfers"] += 1
+            _check(st, counts)
+            p = top["p"]
+            listed = {a["type"] for a in legal_actions(st, p)}
+            assert listed <= {"unmortgage", "keep_mortgaged", "surrender"}, listed
+
+    play_game(rules, bots, seed, on_action=watch, max_actions=20000)
+    assert counts["transfers"] > 0, counts

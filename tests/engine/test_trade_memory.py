@@ -133,7 +133,9 @@ class _Refuser(_Fresh):
         return super().choose(st, seat, rng)
 
 
-@pytest.mark.parametrize(("preset", "seed"), [("classic", 505), ("classic", 509), ("world-classic", 502)])
+# (Seeds where the others ask the refuser at least twice; world-classic's 502 stopped asking it
+# once bots bought single deeds of three-way split groups from each other.)
+@pytest.mark.parametrize(("preset", "seed"), [("classic", 505), ("classic", 509), ("world-classic", 505)])
 def test_fresh_bots_against_a_player_who_always_says_no(preset, seed):
     asked: dict[int, list[tuple[int, dict]]] = {}
 

@@ -1,6 +1,6 @@
 """The site's own refusals in the reader's language (games/services.py, the table and game views).
 
-The engine's refusals go through games/refusals.py; the site's own ("this game is over", "the
+The engine's refusals are worded from their codes (games/errors.py); the site's own ("this game is over", "the
 table is full", a page drawn before the last move) are gettext messages from the start. These
 tests read the sources for every such message and check that both catalogs translate it, drive
 real refusals through the views in Spanish and Catalan, and check that programs keep the
@@ -19,8 +19,9 @@ from django.urls import reverse
 from django.utils import translation
 
 from games import services
+from games.engine import IllegalAction
+from games.errors import SiteRefusal, translate_refusal
 from games.models import Game
-from games.refusals import SiteRefusal, translate_refusal
 from games.views.play import NOT_A_PLAYER
 from games.views.play_forms import FormError
 from tests.games.play_helpers import start_game, users_by_seat
@@ -57,15 +58,15 @@ def _name(func: ast.expr) -> str | None:
 
 def _messages(node: ast.expr, where: str) -> list[str]:
     """The gettext messages an exception's first argument can be; an engine's message passed
-    on (``str(e)``) gives none. Anything else (a bare string, an f-string) fails."""
+    on (``GameError(e)``) gives none. Anything else (a bare string, an f-string) fails."""
     if isinstance(node, ast.IfExp):
         return _messages(node.body, where) + _messages(node.orelse, where)
     if isinstance(node, ast.Call) and _name(node.func) in GETTEXT:
         (arg,) = node.args
         assert isinstance(arg, ast.Constant) and isinstance(arg.value, str), where
         return [arg.value]
-    if isinstance(node, ast.Call) and _name(node.func) == "str":
-        return []  # an engine refusal, translated by games/refusals.py
+    if isinstance(node, ast.Name) and node.id == "e":
+        return []  # an engine refusal passed on, worded from its code (games/errors.py)
     raise AssertionError(f"{where}: a site refusal that is not a gettext message")
 
 
@@ -135,8 +136,8 @@ def test_a_form_refusal_translates_its_lazy_field_name_too():
         assert "The square" not in refused.localized()
 
 
-def test_an_engine_refusal_passed_on_is_translated_by_the_refusals_table():
-    refused = SiteRefusal("the game is over")
+def test_an_engine_refusal_passed_on_is_worded_from_its_code():
+    refused = SiteRefusal(IllegalAction("game_over"))
 
     with translation.override("ca"):
         assert str(refused) == "the game is over"

@@ -187,7 +187,8 @@ def test_create_table_form_engine_error_lands_on_the_named_field(monkeypatch):
     from games.engine import InvalidRules
 
     def refuse(**kwargs):
-        raise InvalidRules("option 'mortgage_expiry_rounds': must be at least 1, got -1")
+        raise InvalidRules("option_too_small", key="'mortgage_expiry_rounds'", option="mortgage_expiry_rounds",
+                           minimum=1, value=-1)
 
     monkeypatch.setattr(forms, "table_rules", refuse)
     form = forms.TableForm({"preset": "classic", "pace": "live", "mortgage_expiry_rounds": "3"})

@@ -10,10 +10,10 @@ from ..rules import (
     _money_timing_error,
     _sell_error,
     _trade_error,
+    income_tax_percent,
     legal_actions,
     offer_refused,
     rent_of,
-    tax_worth,
     tradeable_deeds,
 )
 from ..state import HOTEL, NO_OWNER, GameState
@@ -131,7 +131,7 @@ class StrategyBot:
             return self._casino(st, seat, rng)
         if k == "income_tax":
             flat = st.rules.income_tax
-            percent = -(-tax_worth(st, seat) // 10)
+            percent = income_tax_percent(st, seat)
             return {
                 "type": "income_tax",
                 "player": seat,

@@ -199,7 +199,8 @@ def _owner_rents(st: GameState) -> list[int]:
 class Ownership:
     """What the deeds' owners alone say about every seat: the deeds each holds, its whole
     street groups (best first) and the groups a trade could complete, as (holder, missing):
-    those where it holds at least half and one other player all the rest."""
+    those where it holds at least half and one other player all the rest; and, in a
+    three-deed group held by three players, each other holder's deed (one step towards it)."""
 
     __slots__ = ("board", "full", "info", "own", "owner", "players", "unowned", "values", "wanted")
 
@@ -244,6 +245,18 @@ class Ownership:
                         wanted[a].append((b, [y]))
                 elif b == c and b >= 0 and a >= 0:
                     wanted[b].append((a, [x]))
+                elif a >= 0 and b >= 0 and c >= 0:
+                    # Three owners: each may buy one deed of another towards the group, the
+                    # valuation deciding as for any offer. Without it a table whose groups are
+                    # all split three ways (six players, two deeds dealt each) never trades,
+                    # nobody builds and nobody goes bankrupt: classic-short, which ends only
+                    # at the second bankruptcy (RULES.md 12), went on for ever (seed 161).
+                    wanted[a].append((b, [y]))
+                    wanted[a].append((c, [z]))
+                    wanted[b].append((a, [x]))
+                    wanted[b].append((c, [z]))
+                    wanted[c].append((a, [x]))
+                    wanted[c].append((b, [y]))
                 continue
             holders = [owner[x] for x in sqs]
             for o in set(holders):

@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..errors import IllegalAction
+from ..refusals import Refusal
 from ..state import BANK, GameState
 from .buildings import _build_error, _place_building, _placements
 from .context import Ctx, _int_error
@@ -139,35 +140,46 @@ def _finish_auction(ctx: Ctx, f: dict) -> None:
 LOWEST_BID = object()  # legal_actions' question to _bid_error: may p bid at all?
 
 
-def _bid_error(st: GameState, p: int, amount: Any = LOWEST_BID) -> str | None:
-    """RULES.md 4: a bidder still in (in turn, in a rotating auction) bids at least the
-    opening or the high bid plus the step, and no more than their cash."""
+def _bidder_error(st: GameState, p: int, amount: Any) -> Refusal | None:
+    """What a bid (RULES.md 4) and a maximum (15) both need: an auction under way and still in
+    its bidding, a whole-number amount (unless legal_actions asks with ``LOWEST_BID``), and
+    ``p`` among its bidders."""
     stack = st.stack
     if not stack or stack[-1]["k"] != "auction":
-        return "there is no auction under way"
+        return Refusal("no_auction")
     f = stack[-1]
     if f["stage"] != "bid":
-        return "the bidding is over; the winner is placing the building"
+        return Refusal("bidding_over_placing")
     if amount is not LOWEST_BID and type(amount) is not int:
         err = _int_error(amount, "amount")
         if err:
             return err
     if p not in f["bidders"]:
-        return "you are not a bidder in this auction"
+        return Refusal("not_a_bidder")
+    return None
+
+
+def _bid_error(st: GameState, p: int, amount: Any = LOWEST_BID) -> Refusal | None:
+    """RULES.md 4: a bidder still in (in turn, in a rotating auction) bids at least the
+    opening or the high bid plus the step, and no more than their cash."""
+    err = _bidder_error(st, p, amount)
+    if err:
+        return err
+    f = st.stack[-1]
     if p in f["passed"]:
-        return "you have passed; a pass is final"
+        return Refusal("passed")
     leader = f["leader"]
     if p == leader:
-        return "you already hold the highest bid"
+        return Refusal("holds_highest_bid")
     if f["style"] == "rotating" and auction_askee(f) != p:
-        return "it is not your turn to bid"
+        return Refusal("not_your_bid")
     low = auction_min_bid(f)
     if amount is LOWEST_BID:
         amount = low
     if amount < low:
-        return f"the lowest bid now is {low}"
+        return Refusal("bid_too_low", low=low)
     if amount > st.players[p].cash:
-        return f"a bid of {amount} is above your cash ({st.players[p].cash})"
+        return Refusal("bid_above_cash", amount=amount, cash=st.players[p].cash)
     return None
 
 
@@ -198,19 +210,19 @@ def _do_bid(ctx: Ctx, f: dict, p: int, amount: int, by_max: bool = False) -> Non
         _after_bid_step(ctx, f)
 
 
-def _pass_error(st: GameState, p: int) -> str | None:
+def _pass_error(st: GameState, p: int) -> Refusal | None:
     stack = st.stack
     if not stack or stack[-1]["k"] != "auction":
-        return "there is no auction under way"
+        return Refusal("no_auction")
     f = stack[-1]
     if f["stage"] != "bid":
-        return "the bidding is over"
+        return Refusal("bidding_over")
     if p not in f["bidders"] or p in f["passed"]:
-        return "you are not bidding in this auction"
+        return Refusal("not_bidding")
     if p == f["leader"]:
-        return "you hold the highest bid and cannot pass"
+        return Refusal("highest_bidder_cannot_pass")
     if f["style"] == "rotating" and auction_askee(f) != p:
-        return "it is not your turn to bid"
+        return Refusal("not_your_bid")
     return None
 
 
@@ -293,36 +305,28 @@ def _forget_maximum(f: dict, p: int) -> None:
         del f["max"]
 
 
-def _max_bid_error(st: GameState, p: int, amount: Any = LOWEST_BID) -> str | None:
+def _max_bid_error(st: GameState, p: int, amount: Any = LOWEST_BID) -> Refusal | None:
     """RULES.md 15: any player who may still bid in the auction under way (in or out of turn)
     leaves a maximum of at least the lowest bid and at most their cash; 0 withdraws it. In an
     open auction a pass is not final (section 4), so a bidder who passed may leave one too."""
-    stack = st.stack
-    if not stack or stack[-1]["k"] != "auction":
-        return "there is no auction under way"
-    f = stack[-1]
-    if f["stage"] != "bid":
-        return "the bidding is over; the winner is placing the building"
-    if amount is not LOWEST_BID and type(amount) is not int:
-        err = _int_error(amount, "amount")
-        if err:
-            return err
-    if p not in f["bidders"]:
-        return "you are not a bidder in this auction"
+    err = _bidder_error(st, p, amount)
+    if err:
+        return err
+    f = st.stack[-1]
     if f["style"] == "rotating" and p in f["passed"]:
-        return "you have passed; a pass is final"
+        return Refusal("passed")
     held = standing_maximum(st, p)
     low = auction_min_bid(f)
     cash = st.players[p].cash
     if amount is LOWEST_BID:
         # (legal_actions' question: may p leave a maximum, or withdraw the one left?)
-        return None if held is not None or low <= cash else f"the lowest bid now is {low}"
+        return None if held is not None or low <= cash else Refusal("bid_too_low", low=low)
     if amount == 0:
-        return None if held is not None else "you have left no maximum to withdraw"
+        return None if held is not None else Refusal("no_maximum")
     if amount < low:
-        return f"a maximum must be at least the lowest bid now ({low})"
+        return Refusal("maximum_too_low", low=low)
     if amount > cash:
-        return f"a maximum of {amount} is above your cash ({cash})"
+        return Refusal("maximum_above_cash", amount=amount, cash=cash)
     return None
 
 

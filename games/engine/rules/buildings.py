@@ -6,65 +6,81 @@ all (``_money_timing_error``), which mortgages share.
 from __future__ import annotations
 
 from ..errors import IllegalAction
+from ..refusals import Refusal
 from ..state import HOTEL, GameState
-from .context import Ctx, _frac, _square_param
+from .context import Ctx, _square_param
 from .money import _bank_pays, _pay_bank
-from .queries import _eff, _group_has_buildings
+from .queries import _eff, _group_has_buildings, sell_back
 
 
 def _in_debt(st: GameState, p: int) -> bool:
     return any(f["k"] == "debt" and f["p"] == p for f in st.stack)
 
 
-DEBT_ONLY = "while you owe a debt you may only sell buildings, mortgage, trade or surrender"
+DEBT_ONLY = Refusal("debt_only")
 
 
-def _build_timing_error(st: GameState, p: int) -> str | None:
-    if st.stack and _in_debt(st, p):
-        # RULES.md 10: the debtor raises money; spending it on buildings would deepen the debt.
-        return DEBT_ONLY
-    if st.rules.build_before_roll:
-        if p != st.current or st.stack or st.phase != "roll":
-            return "you may build only in your own turn, before rolling"
-    else:
-        for f in st.stack:
-            if f["k"] == "auction" and f["what"] == "building":
-                return "a building auction is under way"
+def _transfer_error(st: GameState, p: int) -> Refusal | None:
+    """RULES.md 9, classic transfer: the receiver of a mortgaged deed decides on it "at once"
+    (lift it or keep it), so until then they may not build, sell, mortgage or lift other
+    mortgages (nor trade: ``_trade_window_error``); legal_actions lists only the decision."""
+    stack = st.stack
+    if stack and stack[-1]["k"] == "mortgage_transfer" and stack[-1]["p"] == p:
+        return Refusal("transfer_first")
     return None
 
 
-def _build_error(st: GameState, p: int, sq: int, free: bool = False, building: str | None = None) -> str | None:
+def _build_timing_error(st: GameState, p: int) -> Refusal | None:
+    if st.stack:
+        err = _transfer_error(st, p)
+        if err:
+            return err
+        if _in_debt(st, p):
+            # RULES.md 10: the debtor raises money; spending it on buildings would deepen the
+            # debt.
+            return DEBT_ONLY
+    if st.rules.build_before_roll:
+        if p != st.current or st.stack or st.phase != "roll":
+            return Refusal("build_before_roll")
+    else:
+        for f in st.stack:
+            if f["k"] == "auction" and f["what"] == "building":
+                return Refusal("building_auction_under_way")
+    return None
+
+
+def _build_error(st: GameState, p: int, sq: int, free: bool = False, building: str | None = None) -> Refusal | None:
     # (Hot for the bots too: plain loops over the group, checks in the order of the messages.)
     board = st.board
     s = board.squares[sq]
     if s.kind != "street":
-        return f"{s.name} cannot take buildings"
+        return Refusal("cannot_build_here", square=s.name)
     if st.owner[sq] != p:
-        return f"you do not own {s.name}"
+        return Refusal("not_owner", square=s.name)
     group = board.group_of[sq]
     owner = st.owner
     mortgaged = st.mortgaged
     pledged = False
     for x in group:  # (one walk: an unowned deed is reported before a mortgaged one)
         if owner[x] != p:
-            return "you need every deed of the group to build"
+            return Refusal("group_incomplete")
         if mortgaged[x]:
             pledged = True
     if pledged:
-        return "a deed of the group is mortgaged"
+        return Refusal("group_mortgaged")
     level = st.level
     lv = level[sq]
     if lv == HOTEL:
-        return f"{s.name} already has the top level"
+        return Refusal("top_level", square=s.name)
     rules = st.rules
     hbh = rules.houses_before_hotel
     hotel = lv >= hbh
     if building is not None and (building == "hotel") != hotel:
-        return f"{s.name} needs a {'hotel' if hotel else 'house'}, not a {building}"
+        return Refusal("needs_hotel" if hotel else "needs_house", square=s.name)
     if hotel:
         for x in group:
             if level[x] < hbh:
-                return f"a hotel needs {hbh} houses on every deed of the group"
+                return Refusal("hotel_needs_houses", n=hbh)
         # (then no deed of the group has fewer buildings: the even-building check passes)
     elif rules.even_building:
         # _eff(lv) > the group's lowest _eff. _eff keeps the order of the levels (a hotel, level
@@ -72,17 +88,17 @@ def _build_error(st: GameState, p: int, sq: int, free: bool = False, building: s
         # levels compare the same way.
         for x in group:
             if level[x] < lv:
-                return "build evenly: another deed of the group has fewer buildings"
+                return Refusal("build_evenly")
     if not free:
         limit = rules.builds_per_turn
         if limit is not None and st.turn["builds"].get(s.group, 0) >= limit:
-            return f"only {limit} build(s) per group per turn"
+            return Refusal("build_limit", n=limit)
         if hotel and st.bank_hotels == 0:
-            return "the bank has no hotels left"
+            return Refusal("no_hotels_left")
         if not hotel and st.bank_houses == 0:
-            return "the bank has no houses left"
+            return Refusal("no_houses_left")
         if st.players[p].cash < s.build_cost:
-            return f"not enough cash: a building costs {s.build_cost}"
+            return Refusal("building_unaffordable", cost=s.build_cost)
     return None
 
 
@@ -131,7 +147,7 @@ def _act_build(ctx: Ctx, p: int, a: dict) -> None:
     top = st.stack[-1] if st.stack else None
     if top is not None and top["k"] == "auction" and top["what"] == "building" and top["stage"] == "place":
         if top["winner"] != p:
-            raise IllegalAction("the winner of the building auction is placing it")
+            raise IllegalAction("building_being_placed")
         err = _build_error(st, p, sq, free=True, building=top["building"])
         if err:
             raise IllegalAction(err)
@@ -163,9 +179,14 @@ def _act_build(ctx: Ctx, p: int, a: dict) -> None:
     _place_building(ctx, p, sq)
 
 
-def _money_timing_error(st: GameState, p: int) -> str | None:
+def _money_timing_error(st: GameState, p: int) -> Refusal | None:
     """RULES.md 9: mortgages and building sales any time (classic), or during one's own turn or
-    one's own debt resolution (world, where building waits for one's own turn too)."""
+    one's own debt resolution (world, where building waits for one's own turn too); never
+    while one's own transferred mortgage waits for its decision (``_transfer_error``)."""
+    if st.stack:
+        err = _transfer_error(st, p)
+        if err:
+            return err
     if not st.rules.build_before_roll:
         return None
     if p == st.current:
@@ -173,33 +194,32 @@ def _money_timing_error(st: GameState, p: int) -> str | None:
     top = st.stack[-1] if st.stack else None
     if top is not None and top["k"] == "debt" and top["p"] == p:
         return None
-    return "only during your own turn or while you owe a debt"
+    return Refusal("money_timing")
 
 
-def _sell_error(st: GameState, p: int, sq: int) -> str | None:
+def _sell_error(st: GameState, p: int, sq: int) -> Refusal | None:
     s = st.board.squares[sq]
     if s.kind != "street" or st.owner[sq] != p:
-        return f"you do not own {s.name}" if s.kind == "street" else f"{s.name} has no buildings"
+        return Refusal("not_owner" if s.kind == "street" else "no_buildings", square=s.name)
     level = st.level
     lv = level[sq]
     if not lv:
-        return f"{s.name} has no buildings"
+        return Refusal("no_buildings", square=s.name)
     hbh = st.rules.houses_before_hotel
     if st.rules.even_building:
         # _eff(lv) < the group's highest _eff: the raw levels compare the same way (see
         # _build_error)
         for x in st.board.group_of[sq]:
             if level[x] > lv:
-                return "sell evenly: another deed of the group has more buildings"
+                return Refusal("sell_evenly")
     if lv == HOTEL and st.bank_houses is not None and st.bank_houses < hbh:
-        return f"the bank has fewer than {hbh} houses to break the hotel: sell the whole group (sell_all)"
+        return Refusal("hotel_break_short", n=hbh)
     return None
 
 
 def _sell_levels(ctx: Ctx, p: int, sq: int, all_levels: bool = False) -> int:
     """Sell one level (or all of them) of ``sq`` back to the bank; returns the refund."""
     st = ctx.state
-    s = st.board.squares[sq]
     lv = st.level[sq]
     hbh = ctx.rules.houses_before_hotel
     if all_levels:
@@ -225,7 +245,7 @@ def _sell_levels(ctx: Ctx, p: int, sq: int, all_levels: bool = False) -> int:
             st.board_log.append(sq)
             if st.bank_houses is not None:
                 st.bank_houses += 1
-    refund = _frac(s.build_cost * levels, ctx.rules.sell_back)
+    refund = sell_back(st, sq, levels)
     _bank_pays(ctx, p, refund)
     if ctx.events is not None:
         ctx.ev("sell", p=p, sq=sq, level=st.level[sq], refund=refund)
@@ -241,14 +261,14 @@ def _act_sell(ctx: Ctx, p: int, a: dict) -> None:
     _sell_levels(ctx, p, sq)
 
 
-def _sell_all_error(st: GameState, p: int, sq: int) -> str | None:
+def _sell_all_error(st: GameState, p: int, sq: int) -> Refusal | None:
     """Selling every building of sq's group at once (RULES.md 8: always even)."""
     err = _money_timing_error(st, p)
     s = st.board[sq]
     if err is None and (s.kind != "street" or st.owner[sq] != p):
-        err = f"you do not own {s.name}"
+        err = Refusal("not_owner", square=s.name)
     if err is None and not _group_has_buildings(st, sq):
-        err = "the group has no buildings"
+        err = Refusal("group_has_no_buildings")
     return err
 
 

@@ -9,6 +9,7 @@ from typing import Any
 
 from ..dice import StateRng
 from ..errors import IllegalAction
+from ..refusals import Refusal
 from ..state import GameState
 
 DECISIONS = frozenset({"buy", "auction", "debt", "casino", "income_tax", "bus", "teleport", "destroy",
@@ -64,10 +65,10 @@ def _schedule(st: GameState, *frames: dict) -> None:
         st.stack.append(f)
 
 
-def _int_error(v: Any, key: str) -> str | None:
+def _int_error(v: Any, key: str) -> Refusal | None:
     """Why parameter ``key``'s value v is not a whole number (None: it is; a bool is not)."""
     if isinstance(v, bool) or not isinstance(v, int):
-        return f"'{key}' must be a whole number"
+        return Refusal("not_a_whole_number", key=key)
     return None
 
 
@@ -87,5 +88,5 @@ def _square_param(a: dict) -> int:
         return sq
     sq = _int_param(a, "square")
     if not 0 <= sq < 40:
-        raise IllegalAction("'square' must be 0-39")
+        raise IllegalAction("bad_square")
     return sq

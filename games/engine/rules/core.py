@@ -205,17 +205,17 @@ def _checked(state: GameState, action: Any) -> tuple[Any, int]:
     """The dispatch's checks of the action and the seat: raises IllegalAction, or returns the
     handler and the seat."""
     if not isinstance(action, dict):
-        raise IllegalAction("an action is a mapping with 'type' and 'player'")
+        raise IllegalAction("malformed_action")
     kind = action.get("type")
     handler = _HANDLERS.get(kind)
     if handler is None:
-        raise IllegalAction(f"unknown action {kind!r}")
+        raise IllegalAction("unknown_action", kind=repr(kind))
     p = action.get("player")
     # ``type(p) is int`` settles the common case in one cheap test (and excludes bool).
     if (type(p) is not int and (isinstance(p, bool) or not isinstance(p, int))) or not 0 <= p < len(state.players):
-        raise IllegalAction("'player' must be a seat number of this game")
+        raise IllegalAction("bad_player")
     if state.over:
-        raise IllegalAction("the game is over")
+        raise IllegalAction("game_over")
     if state.players[p].bankrupt:
-        raise IllegalAction(f"{state.players[p].name} is out of the game")
+        raise IllegalAction("player_out", player=state.players[p].name)
     return handler, p

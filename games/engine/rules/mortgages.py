@@ -5,6 +5,7 @@ auctioning one's own mortgaged deed.
 from __future__ import annotations
 
 from ..errors import IllegalAction
+from ..refusals import Refusal
 from ..state import BANK, GameState
 from .auctions import _start_auction
 from .buildings import DEBT_ONLY, _in_debt, _money_timing_error
@@ -13,14 +14,14 @@ from .money import _bank_pays, _charge, _pay_bank
 from .queries import _group_has_buildings, transfer_fee, unmortgage_cost
 
 
-def _mortgage_error(st: GameState, p: int, sq: int) -> str | None:
+def _mortgage_error(st: GameState, p: int, sq: int) -> Refusal | None:
     s = st.board.squares[sq]
     if not st.board.is_deed[sq] or st.owner[sq] != p:
-        return f"you do not own {s.name}"
+        return Refusal("not_owner", square=s.name)
     if st.mortgaged[sq]:
-        return f"{s.name} is already mortgaged"
+        return Refusal("already_mortgaged", square=s.name)
     if _group_has_buildings(st, sq):
-        return "sell the group's buildings before mortgaging"
+        return Refusal("sell_buildings_first")
     return None
 
 
@@ -50,7 +51,7 @@ def _transfer_frame(st: GameState, p: int, sq: int) -> int | None:
     return None
 
 
-def _unmortgage_error(st: GameState, p: int, sq: int) -> str | None:
+def _unmortgage_error(st: GameState, p: int, sq: int) -> Refusal | None:
     """Lifting a mortgage: p's own mortgaged deed, paid for in cash, when money may move
     (RULES.md 9) and not in debt (10); or the decision on a transferred mortgage (9)."""
     s = st.board.squares[sq]
@@ -59,12 +60,12 @@ def _unmortgage_error(st: GameState, p: int, sq: int) -> str | None:
     if err is None and idx is None and _in_debt(st, p):
         err = DEBT_ONLY  # RULES.md 10
     if err is None and (not st.board.is_deed[sq] or st.owner[sq] != p):
-        err = f"you do not own {s.name}"
+        err = Refusal("not_owner", square=s.name)
     if err is None and not st.mortgaged[sq]:
-        err = f"{s.name} is not mortgaged"
+        err = Refusal("not_mortgaged", square=s.name)
     cost = unmortgage_cost(st, sq)
     if err is None and st.players[p].cash < cost:
-        err = f"not enough cash: lifting the mortgage costs {cost}"
+        err = Refusal("unmortgage_unaffordable", cost=cost)
     return err
 
 
@@ -85,9 +86,9 @@ def _act_unmortgage(ctx: Ctx, p: int, a: dict) -> None:
     ctx.ev("unmortgage", p=p, sq=sq, amount=cost)
 
 
-def _keep_mortgaged_error(st: GameState, p: int, sq: int) -> str | None:
+def _keep_mortgaged_error(st: GameState, p: int, sq: int) -> Refusal | None:
     if _transfer_frame(st, p, sq) is None:
-        return "there is no transferred mortgage of yours to decide on that square"
+        return Refusal("no_transferred_mortgage")
     return None
 
 
@@ -103,17 +104,17 @@ def _act_keep_mortgaged(ctx: Ctx, p: int, a: dict) -> None:
     _charge(ctx, p, BANK, fee, "transfer fee")
 
 
-def _auction_own_error(st: GameState, p: int, sq: int) -> str | None:
+def _auction_own_error(st: GameState, p: int, sq: int) -> Refusal | None:
     """RULES.md 11, duel: the owner auctions a mortgaged deed of theirs in their own turn."""
     s = st.board[sq]
     if not st.rules.auction_own:
-        return "this rule set does not allow auctioning your own deeds"
+        return Refusal("auction_own_not_allowed")
     if p != st.current or st.stack:
-        return "you may auction a deed of yours only in your own turn, with nothing pending"
+        return Refusal("auction_own_timing")
     if not s.is_deed or st.owner[sq] != p:
-        return f"you do not own {s.name}"
+        return Refusal("not_owner", square=s.name)
     if not st.mortgaged[sq]:
-        return f"{s.name} is not mortgaged"
+        return Refusal("not_mortgaged", square=s.name)
     return None
 
 

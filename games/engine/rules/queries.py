@@ -73,6 +73,29 @@ def building_counts(st: GameState, p: int) -> tuple[int, int]:
     return houses, hotels
 
 
+def sell_back(st: GameState, sq: int, levels: int = 1) -> int:
+    """What the bank pays for ``levels`` building levels of ``sq`` (RULES.md 8: the rule set's
+    sell-back share of the building cost, rounded down as every fraction the bank pays)."""
+    return _frac(st.board.squares[sq].build_cost * levels, st.rules.sell_back)
+
+
+def sell_all_refund(st: GameState, p: int, sq: int) -> int:
+    """What ``sell_all`` on ``sq`` brings ``p``: every level of each of p's deeds in the group,
+    each deed sold back at once (a hotel counts its houses too)."""
+    level, owner = st.level, st.owner
+    total = 0
+    for x in st.board.group_of[sq]:
+        if level[x] and owner[x] == p:
+            total += sell_back(st, x, _eff(st, level[x]))
+    return total
+
+
+def income_tax_percent(st: GameState, p: int) -> int:
+    """RULES.md 6, the income-tax choice: 10% of the player's worth (``tax_worth``), rounded
+    up."""
+    return _ceil_div(tax_worth(st, p), 10)
+
+
 def liquidation_value(st: GameState, p: int) -> int:
     """RULES.md 10: cash + building sell-back + mortgage value of unmortgaged deeds."""
     total = st.players[p].cash

@@ -43,7 +43,7 @@ def waiting_on(st: GameState) -> list[int]:
 def _act_timeout(ctx: Ctx, p: int, a: dict) -> None:
     st = ctx.state
     if p not in waiting_on(st):
-        raise IllegalAction("the game is not waiting for this player")
+        raise IllegalAction("not_waiting_for_player")
     pl = st.players[p]
     timed = st.turn["timed_out"]
     if p not in timed:

@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..errors import IllegalAction
+from ..refusals import Refusal
 from ..state import GameState
 from .context import JAIL_CARD_VALUE, Ctx
 
@@ -24,47 +25,47 @@ def _parse_side(st: GameState, side: Any, who: str) -> dict:
     if side is None:
         side = {}
     if not isinstance(side, dict):
-        raise IllegalAction(f"'{who}' must be a mapping with cash, squares and cards")
+        raise IllegalAction("bad_trade_side", side=who)
     if not _SIDE_KEYS.issuperset(side):
         unknown = set(side) - _SIDE_KEYS
-        raise IllegalAction(f"'{who}' has unknown keys: {', '.join(sorted(unknown))}")
+        raise IllegalAction("trade_side_unknown_keys", side=who, keys=", ".join(sorted(unknown)))
     cash = side.get("cash", 0) or 0
     squares = side.get("squares", []) or []
     cards = side.get("cards", 0) or 0
     if (type(cash) is not int and _not_int(cash)) or cash < 0:
-        raise IllegalAction(f"'{who}.cash' must be a whole number >= 0")
+        raise IllegalAction("bad_trade_cash", side=who)
     if not isinstance(squares, list):
-        raise IllegalAction(f"'{who}.squares' must be a list of squares 0-39")
+        raise IllegalAction("bad_trade_squares", side=who)
     for x in squares:
         if (type(x) is not int and _not_int(x)) or not 0 <= x < 40:
-            raise IllegalAction(f"'{who}.squares' must be a list of squares 0-39")
+            raise IllegalAction("bad_trade_squares", side=who)
     if len(set(squares)) != len(squares):
-        raise IllegalAction(f"'{who}.squares' lists a square twice")
+        raise IllegalAction("trade_square_twice", side=who)
     if isinstance(cards, list):
         cards = len(cards)
     if (type(cards) is not int and _not_int(cards)) or cards < 0:
-        raise IllegalAction(f"'{who}.cards' must be a number of jail cards")
+        raise IllegalAction("bad_trade_cards", side=who)
     return {"cash": cash, "squares": sorted(squares), "cards": cards}
 
 
-def _deed_trade_error(st: GameState, giver: int, sq: int, mates: bool) -> str | None:
+def _deed_trade_error(st: GameState, giver: int, sq: int, mates: bool) -> Refusal | None:
     """Why ``giver`` may not put square sq into a trade (None: it may). RULES.md 9: a building
     anywhere in the group locks its deeds out of trades; mortgaged deeds change hands only where
     the rule set lets them (``trade_mortgaged``; ``mates``: the trade is between teammates)."""
     board = st.board
     s = board.squares[sq]
     if not board.is_deed[sq]:
-        return f"{s.name} is not a deed"
+        return Refusal("not_a_deed", square=s.name)
     if st.owner[sq] != giver:
-        return f"{st.players[giver].name} does not own {s.name}"
+        return Refusal("player_not_owner", player=st.players[giver].name, square=s.name)
     level = st.level
     for x in board.group_of[sq]:  # (a loop: cheaper than any() over the group's levels)
         if level[x]:
-            return f"{s.name}'s group has buildings: sell them before trading its deeds"
+            return Refusal("group_has_buildings", square=s.name)
     if st.mortgaged[sq]:
         tm = st.rules.trade_mortgaged
         if tm == "no" or (tm == "teammates" and not mates):
-            return f"{s.name} is mortgaged and mortgaged deeds cannot be traded here"
+            return Refusal("mortgaged_not_tradeable", square=s.name)
     return None
 
 
@@ -81,16 +82,16 @@ def tradeable_deeds(st: GameState, giver: int, receiver: int | None = None, own:
     return out
 
 
-def _trade_side_error(st: GameState, giver: int, side: dict, mates: bool) -> str | None:
+def _trade_side_error(st: GameState, giver: int, side: dict, mates: bool) -> Refusal | None:
     pl = st.players[giver]
     for sq in side["squares"]:
         err = _deed_trade_error(st, giver, sq, mates)
         if err is not None:
             return err
     if side["cash"] > pl.cash:
-        return f"{pl.name} has only {pl.cash} in cash"
+        return Refusal("trade_cash_short", player=pl.name, cash=pl.cash)
     if side["cards"] > len(pl.jail_cards):
-        return f"{pl.name} holds only {len(pl.jail_cards)} jail card(s)"
+        return Refusal("trade_cards_short", player=pl.name, n=len(pl.jail_cards))
     return None
 
 
@@ -115,7 +116,7 @@ def trade_balanced(st: GameState, a: int, b: int, give: dict, take: dict) -> boo
     return max(va, vb) <= 2 * min(va, vb)
 
 
-def _trade_error(st: GameState, t: dict) -> str | None:
+def _trade_error(st: GameState, t: dict) -> Refusal | None:
     a, b = t["from"], t["to"]
     mates = st.teammates(a, b)
     err = _trade_side_error(st, a, t["give"], mates) or _trade_side_error(st, b, t["take"], mates)
@@ -124,31 +125,31 @@ def _trade_error(st: GameState, t: dict) -> str | None:
     if not trade_balanced(st, a, b, t["give"], t["take"]):
         # RULES.md 9, world balance: the larger side may be at most twice the smaller.
         va, vb = _side_value(st, t["give"]), _side_value(st, t["take"])
-        return f"unbalanced trade: {va} against {vb} (the larger side may be at most twice the smaller)"
+        return Refusal("unbalanced_trade", give=va, take=vb)
     return None
 
 
-def _trade_window_error(st: GameState, p: int) -> str | None:
+def _trade_window_error(st: GameState, p: int) -> Refusal | None:
     top = st.stack[-1] if st.stack else None
     if top is not None and top["k"] == "trade_response":
-        return "a trade offer is already waiting for an answer"
+        return Refusal("offer_waiting")
     if top is not None and top["k"] == "mortgage_transfer":
         # RULES.md 9: the receiver decides "at once"; a trade in between could move the deed
         # away and leave the decision about a deed its holder no longer owns.
-        return "a transferred mortgage must be decided first"
+        return Refusal("transfer_first")
     rules = st.rules
     if rules.trade_windows == "own_turn":
         # RULES.md 9: before rolling, while deciding a purchase, while a rent or tax payment is
         # pending, or during one's own debt resolution.
         if p != st.current:
-            return "only the player whose turn it is may propose trades"
+            return Refusal("trade_not_your_turn")
         if top is None:
             if st.phase != "roll":
-                return "trades are proposed before rolling"
+                return Refusal("trade_before_roll")
         elif not (top["k"] in ("buy", "income_tax", "debt") and top["p"] == p):
-            return "trades can't be proposed now"
+            return Refusal("trade_not_now")
     if rules.trades_per_turn is not None and st.turn["proposals"] >= rules.trades_per_turn:
-        return f"at most {rules.trades_per_turn} trade proposals per turn"
+        return Refusal("trade_limit", n=rules.trades_per_turn)
     return None
 
 
@@ -156,16 +157,16 @@ def _act_propose(ctx: Ctx, p: int, a: dict) -> None:
     st = ctx.state
     to = a.get("to")
     if (type(to) is not int and _not_int(to)) or not 0 <= to < len(st.players):
-        raise IllegalAction("'to' must name another player")
+        raise IllegalAction("bad_trade_partner")
     if to == p or st.players[to].bankrupt:
-        raise IllegalAction("trades are with another player still in the game")
+        raise IllegalAction("trade_partner_out")
     err = _trade_window_error(st, p)
     if err:
         raise IllegalAction(err)
     give = _parse_side(st, a.get("give"), "give")
     take = _parse_side(st, a.get("take"), "take")
     if not (give["cash"] or give["squares"] or give["cards"] or take["cash"] or take["squares"] or take["cards"]):
-        raise IllegalAction("an empty trade")
+        raise IllegalAction("empty_trade")
     t = {"id": st.next_trade, "from": p, "to": to, "give": give, "take": take}
     err = _trade_error(st, t)
     if err:
@@ -179,27 +180,27 @@ def _act_propose(ctx: Ctx, p: int, a: dict) -> None:
         ctx.ev("trade_proposed", p=p, to=to, trade=t["id"], give=give, take=take)
 
 
-def _answer_error(st: GameState, p: int, tid: Any, answer: str) -> str | None:
+def _answer_error(st: GameState, p: int, tid: Any, answer: str) -> Refusal | None:
     """Answering the offer waiting for an answer (``tid``: its id, or None for whichever it is):
     accept or reject by its receiver, cancel by its proposer. RULES.md 9: a trade is checked
     again when accepted."""
     top = st.stack[-1] if st.stack else None
     if top is None or top["k"] != "trade_response":
-        return "no trade offer is waiting for an answer"
+        return Refusal("no_offer")
     if tid is not None and tid != top["trade"]:
-        return f"trade {tid} is not the offer waiting for an answer"
+        return Refusal("not_the_offer", trade=str(tid))
     t = st.trades[str(top["trade"])]
     if answer == "accept":
         if t["to"] != p:
-            return "only the player the offer is made to may accept it"
+            return Refusal("accept_not_yours")
         err = _trade_error(st, t)
         if err:
-            return f"the trade is no longer possible: {err}"
+            return Refusal("trade_no_longer_possible", reason=err)
     elif answer == "reject":
         if t["to"] != p:
-            return "only the player the offer is made to may reject it"
+            return Refusal("reject_not_yours")
     elif t["from"] != p:
-        return "only the proposer may cancel an offer"
+        return Refusal("cancel_not_yours")
     return None
 
 

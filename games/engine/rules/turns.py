@@ -11,12 +11,13 @@ from typing import Any
 from ..cards import deck_order
 from ..dice import StateRng, seed_to_state
 from ..errors import IllegalAction
+from ..refusals import Refusal
 from ..ruleset import RuleSet
 from ..state import BANK, HOTEL, NO_OWNER, GameState, _new_turn
 from .auctions import _start_auction
-from .context import CASINO_POOL_ADD, CASINO_STAKE, Ctx, _ceil_div, _schedule, _square_param
+from .context import CASINO_POOL_ADD, CASINO_STAKE, Ctx, _schedule, _square_param
 from .money import _bank_pays, _charge, _pay_bank
-from .queries import net_worth, tax_worth
+from .queries import income_tax_percent, net_worth
 from .squares import _advance, _destroy_targets, _land, _return_jail_card, _send_to_jail
 
 
@@ -30,16 +31,16 @@ def new_game(rules: RuleSet, names: list[str], seed: int | str = 0, *, teams: li
     """
     lo, hi = rules.seats
     if not lo <= len(names) <= hi:
-        raise IllegalAction(f"this rule set seats {lo}-{hi} players, not {len(names)}")
+        raise IllegalAction("seat_count", lo=lo, hi=hi, count=len(names))
     if len(set(names)) != len(names):
-        raise IllegalAction("player names must be different")
+        raise IllegalAction("duplicate_names")
     if rules.teams:
         teams = teams or [[0, 2], [1, 3]]
         members = sorted(m for t in teams for m in t)
         if len(teams) != 2 or members != list(range(len(names))) or any(len(t) != 2 for t in teams):
-            raise IllegalAction("a team game needs two teams of two covering every seat")
+            raise IllegalAction("bad_teams")
     elif teams:
-        raise IllegalAction("teams are only for team rule sets")
+        raise IllegalAction("teams_not_allowed")
     state = GameState(rules, names, teams, seed_to_state(seed))
     ctx = Ctx(state, rng or StateRng(state), [] if events else None)
     for name, order in deck_order(rules.deck).items():
@@ -192,21 +193,21 @@ def _check_end(ctx: Ctx) -> bool:
 def set_clock(state: GameState, minutes: int) -> None:
     """Elapsed play time in minutes (live tables), for the dynamic economy and time limits."""
     if isinstance(minutes, bool) or not isinstance(minutes, int) or minutes < 0:
-        raise IllegalAction(f"clock minutes must be a whole number >= 0, got {minutes!r}")
+        raise IllegalAction("bad_clock_minutes", value=repr(minutes))
     state.clock = minutes
 
 
 # Each action's legality is one ``_<action>_error(state, player, ...)`` predicate (None: legal),
 # which its handler raises and legal_actions (checks.py) asks: the two cannot disagree.
 
-def _turn_error(st: GameState, p: int, phase: str) -> str | None:
+def _turn_error(st: GameState, p: int, phase: str) -> Refusal | None:
     """roll (phase "roll") and end_turn (phase "end_turn"): p's own turn, nothing pending."""
     if p != st.current:
-        return f"it is {st.players[st.current].name}'s turn"
+        return Refusal("not_your_turn", player=st.players[st.current].name)
     if st.stack:
-        return f"the game is waiting for a {st.pending().replace('_', ' ')} decision first"
+        return Refusal("decision_pending", decision=st.pending())
     if st.phase != phase:
-        return "you have already rolled: end your turn" if phase == "roll" else "roll first"
+        return Refusal("already_rolled" if phase == "roll" else "roll_first")
     return None
 
 
@@ -286,34 +287,34 @@ def _act_roll(ctx: Ctx, p: int, a: dict) -> None:
     _land(ctx, p, None)
 
 
-def _jail_error(st: GameState, p: int) -> str | None:
+def _jail_error(st: GameState, p: int) -> Refusal | None:
     """RULES.md 7: leaving jail by fine or card, before the turn's first roll."""
     err = _turn_error(st, p, "roll")
     if err:
         return err
     if not st.players[p].in_jail:
-        return "you are not in jail"
+        return Refusal("not_in_jail")
     if st.turn["rolled"]:
-        return "jail can be left this way only at the start of the turn"
+        return Refusal("jail_exit_too_late")
     return None
 
 
-def _pay_fine_error(st: GameState, p: int) -> str | None:
+def _pay_fine_error(st: GameState, p: int) -> Refusal | None:
     err = _jail_error(st, p)
     if err:
         return err
     fine = st.rules.jail_fine
     if st.players[p].cash < fine:
-        return f"not enough cash for the {fine} fine"
+        return Refusal("fine_unaffordable", fine=fine)
     return None
 
 
-def _use_card_error(st: GameState, p: int) -> str | None:
+def _use_card_error(st: GameState, p: int) -> Refusal | None:
     err = _jail_error(st, p)
     if err:
         return err
     if not st.players[p].jail_cards:
-        return "you hold no jail card"
+        return Refusal("no_jail_card")
     return None
 
 
@@ -343,13 +344,13 @@ def _act_use_card(ctx: Ctx, p: int, a: dict) -> None:
     ctx.ev("leave_jail", p=p, how="card", card=cid)
 
 
-def _decision_error(st: GameState, p: int, kind: str) -> str | None:
+def _decision_error(st: GameState, p: int, kind: str) -> Refusal | None:
     """A decision of this kind waits on p (decline, casino_skip; the others ask more)."""
     top = st.stack[-1] if st.stack else None
     if top is None or top["k"] != kind:
-        return f"there is no {kind.replace('_', ' ')} decision pending"
+        return Refusal("no_such_decision", decision=kind)
     if top["p"] != p:
-        return f"the {kind.replace('_', ' ')} decision is {st.players[top['p']].name}'s"
+        return Refusal("decision_of_another", decision=kind, player=st.players[top['p']].name)
     return None
 
 
@@ -360,13 +361,13 @@ def _decision(st: GameState, p: int, kind: str) -> dict:
     return st.stack[-1]
 
 
-def _buy_error(st: GameState, p: int) -> str | None:
+def _buy_error(st: GameState, p: int) -> Refusal | None:
     err = _decision_error(st, p, "buy")
     if err:
         return err
     price = st.board.price[st.stack[-1]["sq"]]
     if st.players[p].cash < price:
-        return f"not enough cash: the price is {price}"
+        return Refusal("price_unaffordable", price=price)
     return None
 
 
@@ -401,12 +402,12 @@ def _decline(ctx: Ctx, p: int, sq: int) -> None:
                    exclude=None if rules.auction_decliner_bids else p)
 
 
-def _income_tax_error(st: GameState, p: int, choice: Any) -> str | None:
+def _income_tax_error(st: GameState, p: int, choice: Any) -> Refusal | None:
     err = _decision_error(st, p, "income_tax")
     if err:
         return err
     if choice not in ("flat", "percent"):
-        return "choice must be 'flat' or 'percent'"
+        return Refusal("bad_tax_choice")
     return None
 
 
@@ -421,7 +422,7 @@ def _act_income_tax(ctx: Ctx, p: int, a: dict) -> None:
 
 
 def _pay_income_tax(ctx: Ctx, p: int, choice: str) -> None:
-    amount = ctx.rules.income_tax if choice == "flat" else _ceil_div(tax_worth(ctx.state, p), 10)
+    amount = ctx.rules.income_tax if choice == "flat" else income_tax_percent(ctx.state, p)
     ctx.ev("income_tax", p=p, choice=choice, amount=amount)
     _charge(ctx, p, BANK, amount, "tax", pot=True)
 
@@ -429,7 +430,7 @@ def _pay_income_tax(ctx: Ctx, p: int, choice: str) -> None:
 ANY_NUMBERS = object()  # legal_actions' question to _casino_error: may p stake at all?
 
 
-def _casino_error(st: GameState, p: int, numbers: Any = ANY_NUMBERS) -> str | None:
+def _casino_error(st: GameState, p: int, numbers: Any = ANY_NUMBERS) -> Refusal | None:
     """RULES.md 11, the casino: a stake of CASINO_STAKE on 1 to 3 different numbers."""
     err = _decision_error(st, p, "casino")
     if err:
@@ -437,9 +438,9 @@ def _casino_error(st: GameState, p: int, numbers: Any = ANY_NUMBERS) -> str | No
     if numbers is not ANY_NUMBERS and (
             not isinstance(numbers, list) or not 1 <= len(numbers) <= 3 or len(set(numbers)) != len(numbers)
             or any(isinstance(x, bool) or x not in (1, 2, 3, 4, 5, 6) for x in numbers)):
-        return "stake on 1 to 3 different numbers from 1 to 6"
+        return Refusal("bad_casino_numbers")
     if st.players[p].cash < CASINO_STAKE:
-        return f"the stake is {CASINO_STAKE}"
+        return Refusal("stake_unaffordable", stake=CASINO_STAKE)
     return None
 
 
@@ -478,13 +479,13 @@ def _act_casino_skip(ctx: Ctx, p: int, a: dict) -> None:
 BUS_CHOICES = ("first", "second", "sum")
 
 
-def _bus_error(st: GameState, p: int, choice: Any) -> str | None:
+def _bus_error(st: GameState, p: int, choice: Any) -> Refusal | None:
     """RULES.md 11, the bus: move by the first die, the second or their sum."""
     err = _decision_error(st, p, "bus")
     if err:
         return err
     if choice not in BUS_CHOICES:
-        return "choice must be 'first', 'second' or 'sum'"
+        return Refusal("bad_bus_choice")
     return None
 
 
@@ -502,7 +503,7 @@ def _act_bus(ctx: Ctx, p: int, a: dict) -> None:
     _land(ctx, p, None)
 
 
-def _teleport_error(st: GameState, p: int, sq: int) -> str | None:
+def _teleport_error(st: GameState, p: int, sq: int) -> Refusal | None:
     """RULES.md 11: a teleport goes to any square (0-39, as the parameter reader checks)."""
     return _decision_error(st, p, "teleport")
 
@@ -526,12 +527,12 @@ def _teleport(ctx: Ctx, p: int, sq: int) -> None:
     _land(ctx, p, None)
 
 
-def _destroy_error(st: GameState, p: int, sq: int) -> str | None:
+def _destroy_error(st: GameState, p: int, sq: int) -> Refusal | None:
     err = _decision_error(st, p, "destroy")
     if err:
         return err
     if sq not in _destroy_targets(st, p):
-        return "pick an opponent's property with buildings"
+        return Refusal("bad_destroy_target")
     return None
 
 
