@@ -325,8 +325,13 @@ elif CELERY_BROKER_URL.startswith(("redis:", "rediss:")):
     # A task taken by a worker that then died goes back to the queue after this many seconds
     # (Redis's default is an hour). Every task here takes well under a second and none is
     # queued with a distant ETA, so a short timeout cannot redeliver a task still running.
-    CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 120}
+    CELERY_BROKER_TRANSPORT_OPTIONS = {
+        "visibility_timeout": env_int("CELERY_VISIBILITY_TIMEOUT", 120, minimum=1)}
 CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", False)
+# Bots play one action at a time, each in a Celery task run this long after the action before it
+# (issue 10), so a person's move returns at once and people can follow the bots. 0: they play
+# within the move that made them due, as they do whenever Celery runs eagerly (tests, no worker).
+BOT_DELAY_SECONDS = env_int("BOT_DELAY_MS", 1000, minimum=0) / 1000
 # Every task is idempotent (process_deadlines claims each game by its row lock and deadline;
 # notifications by a unique row per event and a conditional UPDATE), so a task is acknowledged
 # after it ran, and one whose worker process died is queued again, not lost. Each worker

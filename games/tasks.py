@@ -9,6 +9,7 @@ from __future__ import annotations
 import logging
 
 from celery import shared_task
+from django.db import connection, transaction
 from django.utils import timezone
 
 from accounts.models import User
@@ -19,33 +20,69 @@ from notifications.models import Kind
 
 logger = logging.getLogger(__name__)
 
-# Games handled per run of process_deadlines; the rest wait for the next run, 5 s later.
-DEADLINE_BATCH = 200
+# Games one run of process_deadlines claims at most; the rest wait for the next run (or are
+# claimed meanwhile by an overlapping run on another worker: SKIP LOCKED shares them out).
+DEADLINE_BATCH = 1000
+
+
+def _claim_due(now, failed: set[int]) -> tuple[int, int] | None:
+    """The next due game, locked, as (id, version), or None.
+
+    PostgreSQL: ``SELECT ... FOR UPDATE SKIP LOCKED``: a game whose row another run or a
+    player's move holds is skipped, not waited for, so the sweep never queues behind a move and
+    several runs share the due games without both taking one. SQLite has no row locks (nor SKIP
+    LOCKED): there each transaction takes the database's write lock as it begins (settings.py),
+    so claims are serialised, and game_timeout's version check turns a second claim of a game
+    into nothing."""
+    due = Game.objects.filter(status=Game.Status.ACTIVE, deadline__lte=now)
+    if failed:
+        due = due.exclude(pk__in=failed)
+    due = due.order_by("deadline")
+    if connection.features.has_select_for_update_skip_locked:
+        due = due.select_for_update(skip_locked=True, of=("self",))
+    return due.values_list("pk", "version").first()
 
 
 @shared_task(ignore_result=True)
 def process_deadlines() -> int:
     """Apply the timeout defaults of RULES.md 11 to every game whose deadline has passed.
 
-    Safe with several workers (or a beat run that overlaps the previous one) and with players
-    moving meanwhile: game_timeout claims each game by locking its row and re-checking that it
-    is still at the version found due, so a game another worker or a player has just moved on
-    is left alone (the next run sees its new deadline). Returns the number of actions applied.
+    One game at a time, each claimed in a transaction of its own (``_claim_due``) and timed out
+    in it, so a game's lock is held only while its timeout is applied. Exactly once under several
+    workers, overlapping beats and redelivered runs: a claimed game is locked until its timeout
+    commits, and game_timeout re-checks the deadline and the version claimed, so a game a player
+    or another run has moved on meanwhile is left alone. Returns the number of actions applied.
     """
-    now = timezone.now()
-    due = list(
-        Game.objects.filter(status=Game.Status.ACTIVE, deadline__lte=now)
-        .order_by("deadline")
-        .values_list("pk", "version")[:DEADLINE_BATCH]
-    )
     applied = 0
-    for game_id, version in due:
+    failed: set[int] = set()
+    for _n in range(DEADLINE_BATCH):
+        now = timezone.now()
+        claimed = None
         try:
-            applied += services.game_timeout(game_id=game_id, now=now, seen_version=version)
+            with transaction.atomic():
+                claimed = _claim_due(now, failed)
+                if claimed is None:
+                    break
+                game_id, version = claimed
+                applied += services.game_timeout(game_id=game_id, now=now, seen_version=version)
         except Exception:
-            # One broken game must not hold up the timers of every other game.
-            logger.exception("timeout of game %s failed", game_id)
+            # One broken game must not hold up the timers of every other game (it is retried by
+            # the next run).
+            if claimed is None:
+                logger.exception("the deadline sweep could not claim a game")
+                break
+            logger.exception("timeout of game %s failed", claimed[0])
+            failed.add(claimed[0])
     return applied
+
+
+@shared_task(ignore_result=True)
+def play_site_action(game_id: int, version: int) -> int:
+    """One action the site plays for a seat (a bot's), queued on commit by the write of
+    ``version`` (services._queue_site_action). Idempotent: a duplicate or stale delivery finds
+    the game at another version and does nothing, so it is acknowledged late (settings.py) and
+    a worker's death redelivers it without any risk of playing twice."""
+    return services.game_site_action(game_id=game_id, seen_version=version)
 
 
 @shared_task(ignore_result=True)
