@@ -228,3 +228,24 @@ def test_a_move_that_loses_to_a_timeout_gets_a_clear_message_and_a_fresh_board(a
     assert f'data-version="{game.version}"' in html and game.version == seen + 1
     game.refresh_from_db()
     assert game.state == state and GameAction.objects.filter(game=game).count() == actions
+
+
+def test_the_page_of_a_game_waiting_on_bots_follows_them_at_the_live_pace(
+    alice, client, settings, monkeypatch, django_capture_on_commit_callbacks
+):
+    settings.BOT_DELAY_SECONDS = 1
+    queue = Queue(monkeypatch)
+    game = _move_to_end_of_turn(_bot_game(alice, capture=django_capture_on_commit_callbacks), alice,
+                                django_capture_on_commit_callbacks, queue)
+    client.force_login(alice)
+    mine = client.get(reverse("games:game", args=[game.pk])).content.decode()
+    with django_capture_on_commit_callbacks(execute=True):
+        services.game_submit_action(game=game, user=alice, action={"type": "end_turn"},
+                                    expected_version=game.version)
+
+    bots = client.get(reverse("games:game", args=[game.pk])).content.decode()
+
+    # Waiting on alice: the correspondence pace and her clock; on a bot: every 2 s, no clock.
+    assert 'hx-trigger="every 15s"' in mine and 'hx-trigger="every 2s"' not in mine
+    assert 'hx-trigger="every 2s"' in bots and 'hx-trigger="every 15s"' not in bots
+    assert "<time" in mine.split('id="game"', 1)[1] and "<time" not in bots.split('id="game"', 1)[1]
