@@ -20,13 +20,17 @@ from notifications.models import Kind
 
 logger = logging.getLogger(__name__)
 
-# Games one run of process_deadlines claims at most; the rest wait for the next run (or are
+# Games one run of process_deadlines takes at most; the rest wait for the next run (or are
 # claimed meanwhile by an overlapping run on another worker: SKIP LOCKED shares them out).
 DEADLINE_BATCH = 1000
+# Games claimed (locked) and timed out in one transaction, each in a savepoint of its own: one
+# commit for several timeouts (a commit waits for the disk). A player's move on one of them
+# waits for these few timeouts (milliseconds each); the sweep never waits for a player's move.
+DEADLINE_CLAIM = 10
 
 
-def _claim_due(now, failed: set[int]) -> tuple[int, int] | None:
-    """The next due game, locked, as (id, version), or None.
+def _claim_due(now, failed: set[int], limit: int) -> list[tuple[int, int]]:
+    """Due games, locked, as (id, version), the earliest deadline first.
 
     PostgreSQL: ``SELECT ... FOR UPDATE SKIP LOCKED``: a game whose row another run or a
     player's move holds is skipped, not waited for, so the sweep never queues behind a move and
@@ -40,39 +44,39 @@ def _claim_due(now, failed: set[int]) -> tuple[int, int] | None:
     due = due.order_by("deadline")
     if connection.features.has_select_for_update_skip_locked:
         due = due.select_for_update(skip_locked=True, of=("self",))
-    return due.values_list("pk", "version").first()
+    return list(due.values_list("pk", "version")[:limit])
 
 
 @shared_task(ignore_result=True)
 def process_deadlines() -> int:
     """Apply the timeout defaults of RULES.md 11 to every game whose deadline has passed.
 
-    One game at a time, each claimed in a transaction of its own (``_claim_due``) and timed out
-    in it, so a game's lock is held only while its timeout is applied. Exactly once under several
-    workers, overlapping beats and redelivered runs: a claimed game is locked until its timeout
-    commits, and game_timeout re-checks the deadline and the version claimed, so a game a player
-    or another run has moved on meanwhile is left alone. Returns the number of actions applied.
+    A few games at a time (DEADLINE_CLAIM), claimed in a transaction (``_claim_due``) and timed
+    out in it, each in a savepoint, so a game's lock is held only while a handful of timeouts
+    are applied. Exactly once under several workers, overlapping beats and redelivered runs: a
+    claimed game is locked until its timeout commits, and game_timeout re-checks the deadline
+    and the version claimed, so a game a player or another run has moved on meanwhile is left
+    alone. Returns the number of actions applied.
     """
     applied = 0
     failed: set[int] = set()
-    for _n in range(DEADLINE_BATCH):
+    taken = 0
+    while taken < DEADLINE_BATCH:
         now = timezone.now()
-        claimed = None
-        try:
-            with transaction.atomic():
-                claimed = _claim_due(now, failed)
-                if claimed is None:
-                    break
-                game_id, version = claimed
-                applied += services.game_timeout(game_id=game_id, now=now, seen_version=version)
-        except Exception:
-            # One broken game must not hold up the timers of every other game (it is retried by
-            # the next run).
-            if claimed is None:
-                logger.exception("the deadline sweep could not claim a game")
-                break
-            logger.exception("timeout of game %s failed", claimed[0])
-            failed.add(claimed[0])
+        with transaction.atomic():
+            claimed = _claim_due(now, failed, DEADLINE_CLAIM)
+            for game_id, version in claimed:
+                try:
+                    with transaction.atomic():
+                        applied += services.game_timeout(game_id=game_id, now=now, seen_version=version)
+                except Exception:
+                    # One broken game must not hold up the timers of every other game (its
+                    # savepoint is rolled back; the next run tries it again).
+                    logger.exception("timeout of game %s failed", game_id)
+                    failed.add(game_id)
+        if len(claimed) < DEADLINE_CLAIM:
+            break
+        taken += len(claimed)
     return applied
 
 
