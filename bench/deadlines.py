@@ -178,7 +178,8 @@ def main() -> None:
     folder = Path(tempfile.mkdtemp(prefix="bench-deadlines-"))
     for w in range(args.workers):
         _celery(child_env, ["worker", "--pool=threads", f"--concurrency={args.concurrency}", "--loglevel=warning",
-                            "--without-gossip", "--without-mingle", f"--hostname=bench{w}@%h"], folder / f"worker{w}.log")
+                            "--without-gossip", "--without-mingle", f"--hostname=bench{w}@%h"],
+                folder / f"worker{w}.log")
     _celery(child_env, ["beat", "--loglevel=warning", "-s", str(folder / "schedule")], folder / "beat.log")
 
     # Deadlines spread evenly over the window, in a shuffled order of the games.
