@@ -171,7 +171,7 @@ def main() -> None:
     from games.models import Game, GameAction
 
     queue = redis.Redis.from_url(broker)
-    queue.delete("celery", "unacked", "unacked_index")
+    queue.delete("celery", "deadlines", "unacked", "unacked_index")
     ids = make_games(args.games)
 
     child_env = {**os.environ, **env}
@@ -215,7 +215,7 @@ def main() -> None:
 
     # One sweep over every game overdue at once: the workers stopped, this process sweeps.
     _stop_all()
-    queue.delete("celery", "unacked", "unacked_index")
+    queue.delete("celery", "deadlines", "unacked", "unacked_index")
     Game.objects.filter(pk__in=ids).update(deadline=timezone.now() - timedelta(seconds=1))
     t0, cpu0 = time.monotonic(), time.process_time()
     applied = runs = 0
@@ -232,7 +232,7 @@ def main() -> None:
     print(f"load average while it ran: {os.getloadavg()[0]:.1f} ({os.cpu_count()} CPUs)")
 
     # The same with the workers and the beat: from all overdue to all timed out.
-    queue.delete("celery", "unacked", "unacked_index")
+    queue.delete("celery", "deadlines", "unacked", "unacked_index")
     before = GameAction.objects.filter(game_id__in=ids, source="timeout").count()
     Game.objects.filter(pk__in=ids).update(deadline=timezone.now() - timedelta(seconds=1))
     t0 = time.monotonic()
@@ -248,7 +248,7 @@ def main() -> None:
     print(f"the workers and beat, {len(ids)} overdue games: all timed out {time.monotonic() - t0:.1f} s after "
           f"the workers were started (their start-up included)")
     _stop_all()
-    queue.delete("celery", "unacked", "unacked_index")
+    queue.delete("celery", "deadlines", "unacked", "unacked_index")
     print(f"logs: {folder}")
 
 

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
+from kombu import Queue
 
 from config.env import env_bool, env_choice, env_int, env_list, env_str
 
@@ -340,6 +341,12 @@ CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+# The deadline sweep has a queue of its own, which every worker also consumes (kombu takes the
+# queues in turn): its runs, due every second and expiring after one, never wait behind a pile
+# of e-mail tasks (that a sweep of thousands of timeouts queues itself) until they expire.
+CELERY_TASK_DEFAULT_QUEUE = "celery"
+CELERY_TASK_QUEUES = [Queue("celery"), Queue("deadlines")]
+CELERY_TASK_ROUTES = {"games.tasks.process_deadlines": {"queue": "deadlines"}}
 CELERY_TASK_IGNORE_RESULT = True
 CELERY_TIMEZONE = TIME_ZONE
 CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")

@@ -120,15 +120,7 @@ def _purge() -> None:
     import redis
 
     client = redis.Redis.from_url(settings.CELERY_BROKER_URL)
-    client.delete("celery", "unacked", "unacked_index", "unacked_mutex")
-
-
-def broker_idle() -> bool:
-    """No task waiting in the queue, none held by a worker (a countdown's, or one running)."""
-    import redis
-
-    client = redis.Redis.from_url(settings.CELERY_BROKER_URL)
-    return client.llen("celery") == 0 and client.hlen("unacked") == 0
+    client.delete("celery", "deadlines", "unacked", "unacked_index", "unacked_mutex")
 
 
 @pytest.fixture
