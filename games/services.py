@@ -1,9 +1,10 @@
 """Every write of the games app (HackSoft style: keyword-only, typed, ``<entity>_<verb>``).
 
 One move, end to end: ``game_submit_action`` locks the game row, refuses a stale version, applies
-the action through the engine, lets bots answer, writes the state, the mirrored rows and the log
-in the same transaction, bumps the version, sets the next deadline and queues notifications on
-commit.
+the action through the engine, writes the state, the mirrored rows and the log in the same
+transaction, bumps the version, sets the next deadline and queues notifications on commit; bots
+then answer one action at a time in Celery tasks (``_advance``, ``game_site_action``), or within
+the move when bots play inline (tests, eager Celery).
 """
 
 from __future__ import annotations
