@@ -2,6 +2,7 @@
 sweep over 10,000 overdue games costs.
 
     .venv/bin/python bench/deadlines.py [--games 10000] [--spread 60] [--workers 1] [--concurrency 4]
+                                        [--lateness-only]
 
 Runs against PostgreSQL (DATABASE_URL, by default postgres://postgres@127.0.0.1:5432/
 monopoly_bench_deadlines, created and migrated here; its games are deleted first) and the Redis
@@ -151,6 +152,7 @@ def main() -> None:
     parser.add_argument("--concurrency", type=int, default=4, help="threads per worker process")
     parser.add_argument("--lead", type=float, default=15.0, help="seconds from the start of the workers "
                                                                   "to the first deadline")
+    parser.add_argument("--lateness-only", action="store_true", help="stop after the lateness figures")
     args = parser.parse_args()
 
     url = os.environ.get("BENCH_DATABASE_URL") or os.environ.get("DATABASE_URL") or DEFAULT_DATABASE_URL
@@ -213,8 +215,10 @@ def main() -> None:
         print(f"lateness (s): p50 {_percentile(late, 0.5):.3f}  p99 {_percentile(late, 0.99):.3f}  "
               f"max {late[-1]:.3f}  (min {late[0]:.3f})")
 
-    # One sweep over every game overdue at once: the workers stopped, this process sweeps.
     _stop_all()
+    if args.lateness_only:
+        return
+    # One sweep over every game overdue at once: the workers stopped, this process sweeps.
     queue.delete("celery", "deadlines", "unacked", "unacked_index")
     Game.objects.filter(pk__in=ids).update(deadline=timezone.now() - timedelta(seconds=1))
     t0, cpu0 = time.monotonic(), time.process_time()
