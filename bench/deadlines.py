@@ -217,6 +217,7 @@ def main() -> None:
 
     _stop_all()
     if args.lateness_only:
+        queue.delete("celery", "deadlines", "unacked", "unacked_index")
         return
     # One sweep over every game overdue at once: the workers stopped, this process sweeps.
     queue.delete("celery", "deadlines", "unacked", "unacked_index")
