@@ -274,8 +274,10 @@ class GameAction(models.Model):
     # Why the site played a "system" action for a seat (``action["reason"]``).
     REASON_ACCOUNT_DELETED = "account_deleted"
 
-    # "player", "bot", "timeout", "clock" or "system" (the start, and a deleted account's forfeit,
-    # whose action says why: "reason": "account_deleted"); only players' moves have a user.
+    # "player", "bot", "timeout", "takeover" (a strategy bot's first decision for a seat it took
+    # over at a third missed turn, RULES.md 15), "clock" or "system" (the start, and a deleted
+    # account's forfeit, whose action says why: "reason": "account_deleted"); only players' moves
+    # have a user. Bids the engine placed by a maximum carry "by": "max" in their events.
     source = models.CharField(max_length=10, default="player")
     created_at = models.DateTimeField(auto_now_add=True)
 

@@ -90,7 +90,9 @@ def _locked(game_id: int, user, now: datetime):
 
 def _bump(game, pause=None) -> None:
     """Save the game with its pause mark (``Game.aids``); open pages see the change at their
-    next poll."""
+    next poll. The new version makes a queued bot task stale, so the next one is queued here."""
+    from games import services
+
     aids = {k: v for k, v in (game.aids or {}).items() if k != "pause"}
     if pause is not None and pause.status == pause.Status.PAUSED:
         aids["pause"] = "paused"
@@ -99,6 +101,11 @@ def _bump(game, pause=None) -> None:
     game.aids = aids
     game.version += 1
     game.save(update_fields=["version", "deadline", "aids", "updated_at"])
+    if "pause" not in aids:
+        services.queue_site_action(game)  # a bot due before the request plays on
+    elif aids["pause"] != "paused":
+        # The countdown to resume: the bots' next action comes when it ends.
+        services.queue_site_action(game, after=max((pause.resume_at - timezone.now()).total_seconds(), 0))
 
 
 def _grant(game, pause, now: datetime) -> None:

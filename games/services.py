@@ -1,9 +1,10 @@
 """Every write of the games app (HackSoft style: keyword-only, typed, ``<entity>_<verb>``).
 
 One move, end to end: ``game_submit_action`` locks the game row, refuses a stale version, applies
-the action through the engine, lets bots answer, writes the state, the mirrored rows and the log
-in the same transaction, bumps the version, sets the next deadline and queues notifications on
-commit.
+the action through the engine, writes the state, the mirrored rows and the log in the same
+transaction, bumps the version, sets the next deadline and queues notifications on commit; bots
+then answer one action at a time in Celery tasks (``_advance``, ``game_site_action``), or within
+the move when bots play inline (tests, eager Celery).
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any, ClassVar
 
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import IntegrityError, connection, transaction
 from django.db.models import Case, Value, When
@@ -58,6 +60,9 @@ LIVE_BID_SECONDS = 20
 LIVE_DEBT_SECONDS = 60
 # Bots never loop forever: a submission stops letting bots act after this many bot actions.
 MAX_BOT_ACTIONS = 2000
+# A game that waits on bots only gets a deadline this long after their task is due: if the task
+# is lost, the deadline sweep plays the bot (issue 10: no bot action lost).
+BOT_BACKSTOP_SECONDS = 30
 # Correspondence defaults for thresholds counted in rounds (RULES.md 1, pace).
 CORRESPONDENCE_ROUNDS = {"salary_stops_round": 40, "rent_tax_round": 50, "rent_tax_step_rounds": 3}
 
@@ -86,6 +91,7 @@ class Submission:
     state: GameState
     events: list[dict] = field(default_factory=list)
     actions: int = 0
+    orders: dict | None = None  # the game's standing orders by seat, read once (_standing_orders)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -372,7 +378,7 @@ def table_start(*, table: Table, by) -> Game:
     table.status = Table.Status.PLAYING
     table.save(update_fields=["status"])
     sub = Submission(game=game, state=state)
-    _bots(sub, seats)
+    _advance(sub, seats)
     _write(sub, seats, before=None)
     return game
 
@@ -404,34 +410,152 @@ def _apply(sub: Submission, action: dict, *, seat: int | None, user=None, source
     sub.events.extend(events)
 
 
-def _bots(sub: Submission, seats: list[Seat]) -> None:
-    """Let bots, and the players' standing orders (games/standing.py), take every decision that
-    waits on them."""
+# ---------------------------------------------------------------------------------------------
+# The site's own actions for seats: bots (issue 10)
+# ---------------------------------------------------------------------------------------------
+#
+# After every write (a player's move, a timeout, an action of the site's) the game may wait on a
+# seat the site plays for. ``_site_action`` is the one place that decides what the site plays
+# next and for whom; ``_advance`` is the one place the game moves on after the actions of a
+# write. Bots play one action at a time, each in a Celery task (``games.tasks.play_site_action``)
+# queued on commit BOT_DELAY_SECONDS after the write before it, so a person's move returns at
+# once and people can follow the bots; with no delay and no worker (tests, eager Celery) they
+# play within the write, one action after the other, as before. Anything else the site should
+# play for a seat (standing orders, RULES.md 15) belongs in ``_site_action``: one line before
+# the bots', returning its own source; both ways of advancing then play it.
+
+
+def _bots_inline() -> bool:
+    """Whether the site plays its actions within the write that made them due: with a delay of
+    0 (tests), and always when Celery runs tasks eagerly (an eager task queued on commit would
+    run inside the commit of the one before it, one stack frame deeper for every bot action)."""
+    from config.celery import app as celery_app
+
+    return settings.BOT_DELAY_SECONDS <= 0 or bool(celery_app.conf.task_always_eager)
+
+
+def _bot_action(sub: Submission, p: int, bot: str) -> dict:
     from games.engine import make_bot
 
-    bots = {s.position: s.bot for s in seats if s.bot}
-    orders = standing.orders_of(sub.game, seats)  # RULES.md 15: standing orders (issue 10)
-    if not bots and not orders:
-        return
     state = sub.state
+    rng = random.Random(f"{sub.game.seed}:{state.seq}:{p}")
+    return make_bot(bot).choose(state, p, rng)
+
+
+def _site_action(sub: Submission, seats: list[Seat]) -> tuple[int, dict, str, Any] | None:
+    """What the site plays next for a seat the game waits on, as (seat, action, source, user),
+    or None when the game waits on people only (or is over): a player's standing order (source
+    "standing", their user on the log row), else a bot's move. The single place that decides it: the
+    inline loop (``_advance``), the bot task (``game_site_action``), the queueing after a write
+    (``_write``) and the deadline sweep's backstop (``game_timeout``) all ask here."""
+    state = sub.state
+    if state.over:
+        return None
+    bots = {s.position: s.bot for s in seats if s.bot}
+    # RULES.md 15: the players' standing orders (games/standing.py), played as their own actions.
+    orders = _standing_orders(sub, seats)
+    if orders:
+        step = standing.next_action(state, orders, frozenset(bots), seats)
+        if step is not None:
+            return step
+    if not bots:
+        return None
+    for p in waiting_on(state):
+        if p in bots and not state.players[p].bankrupt:
+            return p, _bot_action(sub, p, bots[p]), "bot", None
+    return None
+
+
+def _standing_orders(sub: Submission, seats: list[Seat]) -> dict:
+    """The game's standing orders by seat, read once per write (one query, none for a game
+    without orders: standing.orders_of)."""
+    if sub.orders is None:
+        sub.orders = standing.orders_of(sub.game, seats)
+    return sub.orders
+
+
+def _site_step(sub: Submission, seats: list[Seat]) -> bool:
+    """Play the site's next action (``_site_action``), if there is one."""
+    step = _site_action(sub, seats)
+    if step is None:
+        return False
+    p, action, source, user = step
+    _apply(sub, action, seat=p, user=user, source=source)
+    return True
+
+
+def _advance(sub: Submission, seats: list[Seat]) -> None:
+    """The one place a game moves on after the actions of a write, before it is written. Inline
+    (``_bots_inline``): the site plays every action due to it now, one after the other (at most
+    MAX_BOT_ACTIONS). Otherwise nothing here: ``_write`` queues the next one as a task."""
+    if not _bots_inline():
+        return
     for _step in range(MAX_BOT_ACTIONS):
-        if state.over:
+        if not _site_step(sub, seats):
             return
-        if orders and standing.play(sub, orders, frozenset(bots), _apply, seats):  # issue 10
-            continue
-        todo = [p for p in waiting_on(state) if p in bots and not state.players[p].bankrupt]
-        if not todo:
-            return
-        p = todo[0]
-        rng = random.Random(f"{sub.game.seed}:{state.seq}:{p}")
-        action = make_bot(bots[p]).choose(state, p, rng)
-        _apply(sub, action, seat=p, source="bot")
 
 
-def _deadline(game: Game, state: GameState, now: datetime) -> datetime | None:
+def _queue_site_action(sub: Submission, seats: list[Seat]) -> None:
+    """After a write (not inline): the task that plays the site's next action, on commit, for
+    the version just written; a task that finds the game at another version does nothing."""
+    if _bots_inline() or _site_action(sub, seats) is None:
+        return
+    from games import tasks
+
+    game_id, version, delay = sub.game.pk, sub.game.version, settings.BOT_DELAY_SECONDS
+    transaction.on_commit(lambda: tasks.play_site_action.apply_async((game_id, version), countdown=delay))
+
+
+def queue_site_action(game: Game, *, after: float = 0) -> None:
+    """On commit, queue the task that plays the site's next action for ``game`` at its current
+    version, ``after`` seconds later (plus BOT_DELAY_SECONDS): for writes outside a move that
+    change the version (a pause, new standing orders). The task does nothing if nothing is due."""
+    if _bots_inline():
+        return
+    from games import tasks
+
+    game_id, version = game.pk, game.version
+    delay = settings.BOT_DELAY_SECONDS + after
+    transaction.on_commit(lambda: tasks.play_site_action.apply_async((game_id, version), countdown=delay))
+
+
+@transaction.atomic
+def game_site_action(*, game_id: int, seen_version: int) -> int:
+    """Play one action of the site's for a seat (a bot's move): the bot task's service. Locks the
+    game and does nothing unless it is still at ``seen_version``, the version the task was
+    queued for: a duplicate delivery, a task that lost to a player's move, a timeout or another
+    copy of itself finds a newer version. Writes one version and queues the next task. Returns
+    the number of actions applied (0 or 1, more inline)."""
+    game = _locked_game(game_id)
+    if game.status != Game.Status.ACTIVE or game.version != seen_version:
+        return 0
+    if pause.is_paused(game):
+        # RULES.md 11: nothing moves while paused; confirming the resume queues this task again
+        # for the end of the countdown (pause._bump).
+        return 0
+    seats = list(game.table.seats.select_related("user"))
+    before = game.state
+    state = GameState.from_json(before)
+    _clock(game, state, timezone.now())
+    sub = Submission(game=game, state=state)
+    if not _site_step(sub, seats):
+        return 0
+    _advance(sub, seats)
+    _write(sub, seats, before=before)
+    return sub.actions
+
+
+def _deadline(game: Game, state: GameState, now: datetime, seats: list[Seat] | None = None) -> datetime | None:
     if state.over:
         return None
     table = game.table
+    if seats is not None and not _bots_inline():
+        waiting = waiting_on(state)
+        bots = {s.position for s in seats if s.bot}
+        if waiting and all(p in bots for p in waiting):
+            # Only bots are waited on: their task plays within BOT_DELAY_SECONDS. Should it be
+            # lost (a broker restart), the deadline sweep plays the bot instead (game_timeout).
+            return now + timedelta(seconds=settings.BOT_DELAY_SECONDS + BOT_BACKSTOP_SECONDS)
     kind = state.pending()
     if table.pace == Table.Pace.CORRESPONDENCE:
         # RULES.md 15, vacation: the clock of someone away starts when they are back.
@@ -501,7 +625,7 @@ def _write(sub: Submission, seats: list[Seat], *, before: dict | None, fresh: bo
     game.pending = state.pending() or ""
     game.waiting_seats = waiting
     if moved or game.deadline is None:
-        game.deadline = _deadline(game, state, now)
+        game.deadline = _deadline(game, state, now, seats)
         game.reminder_at = _reminder_at(game)
     fields = ["state", "version", "round", "current_seat", "pending", "waiting_seats", "deadline", "updated_at"]
     fields.append("reminder_at")
@@ -528,6 +652,7 @@ def _write(sub: Submission, seats: list[Seat], *, before: dict | None, fresh: bo
             from notifications import tasks as notification_tasks
             gid = game.pk
             transaction.on_commit(lambda: notification_tasks.notify.delay(gid, items))
+    _queue_site_action(sub, seats)
 
 
 def _sync_rows(game: Game, state: GameState, before: dict | None, events: list[dict], now: datetime) -> None:
@@ -665,7 +790,7 @@ def game_submit_actions(*, game: Game, user, actions: list[dict], expected_versi
         except IllegalAction as e:
             # The atomic block rolls back the log rows of the actions already applied.
             raise GameError(e) from e
-    _bots(sub, seats)
+    _advance(sub, seats)
     _write(sub, seats, before=before)
     return sub
 
@@ -691,13 +816,22 @@ def game_timeout(*, game_id: int, now: datetime | None = None, seen_version: int
     _clock(game, state, now)
     sub = Submission(game=game, state=state)
     waiting = waiting_on(state)
+    bots = {s.position for s in seats if s.bot}
     for p in waiting:
-        if state.over or p not in waiting_on(state):
+        if state.over or p not in waiting_on(state) or p in bots:
+            # (Bots are never timed out: the site plays them, below or in their task.)
             continue
         if _bot_takes_over(game, state, seats, p):
+            # The bot takes this decision at once, logged as the takeover (RULES.md 15).
+            bot = next(s.bot for s in seats if s.position == p)
+            _apply(sub, _bot_action(sub, p, bot), seat=p, source="takeover")
             continue
         _apply(sub, {"type": "timeout", "player": p}, seat=p, source="timeout")
-    _bots(sub, seats)
+    if not sub.actions:
+        # Only bots were waited on and their task is overdue (lost with a broker or a worker):
+        # the sweep plays the bot's action itself, the one the task would have played.
+        _site_step(sub, seats)
+    _advance(sub, seats)
     # Whatever the timeout left to decide is newly waited on, even when it is the same player's
     # same kind of decision again (a timed-out roll that threw doubles rolls again, RULES.md 3).
     _write(sub, seats, before=before, fresh=True)
@@ -830,6 +964,6 @@ def _game_seat_release(*, game_id: int, position: int) -> None:
         forfeit = {"type": "surrender", "player": position, "reason": GameAction.REASON_ACCOUNT_DELETED}
         _apply(sub, forfeit, seat=position, source="system")
     # Bots answer whatever waits on them now (the new one in the seat, if it is its turn).
-    _bots(sub, seats)
+    _advance(sub, seats)
     _write(sub, seats, before=before)
 

@@ -11,7 +11,6 @@ live in ``games.models.StandingOrder`` and are written by ``services.standing_or
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 
 from games.engine import GameState, legal_actions, standing_maximum, waiting_on
@@ -126,11 +125,10 @@ def orders_from_row(row) -> Orders:
                   reject_bot_trades=row.reject_bot_trades, auction_percent=row.auction_percent)
 
 
-def play(sub, orders: dict[int, Orders], bot_seats: frozenset[int], apply_action: Callable, seats) -> bool:
-    """Play the first standing order that answers what the game now waits on (the services'
-    hook, next to the bots); True if one was played. ``orders`` maps seats to their orders. The
+def next_action(state: GameState, orders: dict[int, Orders], bot_seats: frozenset[int], seats):
+    """The first standing order that answers what the game now waits on, as (seat, action,
+    "standing", user), or None: the services' ``_site_action`` asks this before the bots. The
     action is the player's own (their user on the log row), logged with source "standing"."""
-    state = sub.state
     for p in waiting_on(state):
         mine = orders.get(p)
         if mine is None:
@@ -138,9 +136,8 @@ def play(sub, orders: dict[int, Orders], bot_seats: frozenset[int], apply_action
         action = order_action(state, p, mine, bot_seats=bot_seats)
         if action is not None:
             user = next((s.user for s in seats if s.position == p), None)
-            apply_action(sub, action, seat=p, user=user, source="standing")
-            return True
-    return False
+            return p, action, "standing", user
+    return None
 
 
 # ---------------------------------------------------------------------------------------------
@@ -210,9 +207,11 @@ def standing_orders_set(*, game, user, orders: Orders):
         services._clock(game, state, services.timezone.now())
         sub = services.Submission(game=game, state=state)
         if not pause.is_paused(game):  # (a paused game plays them when it resumes)
-            services._bots(sub, seats)
+            services._advance(sub, seats)
         if sub.actions:
             services._write(sub, seats, before=before)
+        elif not pause.is_paused(game):
+            services.queue_site_action(game)  # (played by the bots' task when not inline)
         return sub
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 import logging
 
 from celery import shared_task
+from django.db import connection, transaction
 from django.utils import timezone
 
 from accounts.models import User
@@ -19,33 +20,73 @@ from notifications.models import Kind
 
 logger = logging.getLogger(__name__)
 
-# Games handled per run of process_deadlines; the rest wait for the next run, 5 s later.
-DEADLINE_BATCH = 200
+# Games one run of process_deadlines takes at most; the rest wait for the next run (or are
+# claimed meanwhile by an overlapping run on another worker: SKIP LOCKED shares them out).
+DEADLINE_BATCH = 1000
+# Games claimed (locked) and timed out in one transaction, each in a savepoint of its own: one
+# commit for several timeouts (a commit waits for the disk). A player's move on one of them
+# waits for these few timeouts (milliseconds each); the sweep never waits for a player's move.
+DEADLINE_CLAIM = 10
+
+
+def _claim_due(now, failed: set[int], limit: int) -> list[tuple[int, int]]:
+    """Due games, locked, as (id, version), the earliest deadline first.
+
+    PostgreSQL: ``SELECT ... FOR UPDATE SKIP LOCKED``: a game whose row another run or a
+    player's move holds is skipped, not waited for, so the sweep never queues behind a move and
+    several runs share the due games without both taking one. SQLite has no row locks (nor SKIP
+    LOCKED): there each transaction takes the database's write lock as it begins (settings.py),
+    so claims are serialised, and game_timeout's version check turns a second claim of a game
+    into nothing."""
+    due = Game.objects.filter(status=Game.Status.ACTIVE, deadline__lte=now)
+    if failed:
+        due = due.exclude(pk__in=failed)
+    due = due.order_by("deadline")
+    if connection.features.has_select_for_update_skip_locked:
+        due = due.select_for_update(skip_locked=True, of=("self",))
+    return list(due.values_list("pk", "version")[:limit])
 
 
 @shared_task(ignore_result=True)
 def process_deadlines() -> int:
     """Apply the timeout defaults of RULES.md 11 to every game whose deadline has passed.
 
-    Safe with several workers (or a beat run that overlaps the previous one) and with players
-    moving meanwhile: game_timeout claims each game by locking its row and re-checking that it
-    is still at the version found due, so a game another worker or a player has just moved on
-    is left alone (the next run sees its new deadline). Returns the number of actions applied.
+    A few games at a time (DEADLINE_CLAIM), claimed in a transaction (``_claim_due``) and timed
+    out in it, each in a savepoint, so a game's lock is held only while a handful of timeouts
+    are applied. Exactly once under several workers, overlapping beats and redelivered runs: a
+    claimed game is locked until its timeout commits, and game_timeout re-checks the deadline
+    and the version claimed, so a game a player or another run has moved on meanwhile is left
+    alone. Returns the number of actions applied.
     """
-    now = timezone.now()
-    due = list(
-        Game.objects.filter(status=Game.Status.ACTIVE, deadline__lte=now)
-        .order_by("deadline")
-        .values_list("pk", "version")[:DEADLINE_BATCH]
-    )
     applied = 0
-    for game_id, version in due:
-        try:
-            applied += services.game_timeout(game_id=game_id, now=now, seen_version=version)
-        except Exception:
-            # One broken game must not hold up the timers of every other game.
-            logger.exception("timeout of game %s failed", game_id)
+    failed: set[int] = set()
+    taken = 0
+    while taken < DEADLINE_BATCH:
+        now = timezone.now()
+        with transaction.atomic():
+            claimed = _claim_due(now, failed, DEADLINE_CLAIM)
+            for game_id, version in claimed:
+                try:
+                    with transaction.atomic():
+                        applied += services.game_timeout(game_id=game_id, now=now, seen_version=version)
+                except Exception:
+                    # One broken game must not hold up the timers of every other game (its
+                    # savepoint is rolled back; the next run tries it again).
+                    logger.exception("timeout of game %s failed", game_id)
+                    failed.add(game_id)
+        if len(claimed) < DEADLINE_CLAIM:
+            break
+        taken += len(claimed)
     return applied
+
+
+@shared_task(ignore_result=True)
+def play_site_action(game_id: int, version: int) -> int:
+    """One action the site plays for a seat (a bot's), queued on commit by the write of
+    ``version`` (services._queue_site_action). Idempotent: a duplicate or stale delivery finds
+    the game at another version and does nothing, so it is acknowledged late (settings.py) and
+    a worker's death redelivers it without any risk of playing twice."""
+    return services.game_site_action(game_id=game_id, seen_version=version)
 
 
 @shared_task(ignore_result=True)

@@ -42,6 +42,14 @@ def _cache_of_its_own(settings: Settings) -> None:
     }
 
 
+@pytest.fixture(autouse=True)
+def _bots_play_within_the_move(settings: Settings) -> None:
+    # Bots play in Celery tasks after BOT_DELAY_SECONDS (issue 10); tests play them within the
+    # move (a delay of 0), unless a test sets a delay to see the tasks (tests/games/test_bot_tasks.py,
+    # and the real worker's tests in tests/workers/).
+    settings.BOT_DELAY_SECONDS = 0
+
+
 @pytest.fixture
 def password() -> str:
     """The password every factory-made user has."""

@@ -43,3 +43,10 @@ def test_on_redis_a_lost_task_comes_back_within_minutes_not_an_hour():
 
     # Redis's default is 3600 s. Every task takes well under a second and none has an ETA.
     assert 30 <= options["visibility_timeout"] <= 300
+
+
+def test_the_deadline_sweep_has_a_queue_of_its_own_that_every_worker_consumes():
+    # (Else its runs wait behind the e-mail tasks a big sweep queues, and expire unrun.)
+    assert app.amqp.router.route({}, "games.tasks.process_deadlines")["queue"].name == "deadlines"
+    assert app.amqp.router.route({}, "games.tasks.play_site_action")["queue"].name == "celery"
+    assert {q.name for q in app.conf.task_queues} == {"celery", "deadlines"}

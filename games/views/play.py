@@ -131,6 +131,8 @@ def _context(request: HttpRequest, game: Game, seats: list[Seat], me: Seat | Non
                 builder = present.builder_view(state, acting, pick["seat"])
                 builder["others"] = others
 
+    bot_seats = {s.position for s in seats if s.bot}
+    bots_waited_on = active and bool(game.waiting_seats) and all(p in bot_seats for p in game.waiting_seats)
     return {
         "game": game, "table": game.table, "state": state, "rules": state.rules, "me": me, "my_seat": my,
         "is_player": me is not None, "active": active,
@@ -142,8 +144,11 @@ def _context(request: HttpRequest, game: Game, seats: list[Seat], me: Seat | Non
         "log": present.log_entries(rows, names, state.board, viewer=my), "log_more": more,
         "log_before": rows[-1]["seq"] if rows else None,
         "waiting_names": [names[p] for p in game.waiting_seats if 0 <= p < len(names)],
-        "deadline": game.deadline if active else None,
-        "poll_seconds": POLL_SECONDS.get(game.table.pace, 15),
+        # Issue 10: while only bots are waited on, their tasks move the game every
+        # BOT_DELAY_SECONDS: the page follows them at the live pace, and shows no clock (theirs
+        # is the site's backstop, not a time anyone is given).
+        "deadline": game.deadline if active and not bots_waited_on else None,
+        "poll_seconds": POLL_SECONDS[Table.Pace.LIVE] if bots_waited_on else POLL_SECONDS.get(game.table.pace, 15),
         "flash": flash, "flash_level": flash_level,
         "board_name": state.board.name,
     }

@@ -339,6 +339,8 @@ def test_where_the_table_says_so_a_bot_takes_the_seat_at_the_third_missed_turn(a
     assert seat.bot == Seat.Bot.STRATEGY and seat.user == users[absent]
     state = GameState.from_json(game.state)
     assert not state.players[absent].bankrupt
+    # The takeover is in the log (the bot's first decision for the seat, RULES.md 15), then the bot.
+    assert GameAction.objects.filter(game=game, seat=absent, source="takeover").count() == 1
     assert GameAction.objects.filter(game=game, seat=absent, source="bot").exists()
     assert not GameAction.objects.filter(game=game, source="timeout").exists()
     assert game.status == Game.Status.ACTIVE and absent not in game.waiting_seats

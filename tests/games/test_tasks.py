@@ -53,11 +53,11 @@ def test_process_deadlines_goes_on_after_a_broken_game(alice, bob, charlie, make
     assert fine.version == version + 1
 
 
-def test_process_deadlines_runs_every_five_seconds_on_beat():
+def test_process_deadlines_runs_every_second_on_beat():
     entry = settings.CELERY_BEAT_SCHEDULE["games-process-deadlines"]
 
     assert entry["task"] == "games.tasks.process_deadlines"
-    assert entry["schedule"] == 5.0
+    assert entry["schedule"] == 1.0
 
 
 @pytest.mark.django_db
