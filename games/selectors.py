@@ -220,7 +220,9 @@ class Dashboard:
 def live_names(names: list[str], seats: list[Seat]) -> list[str]:
     """The players' names as the site shows a game now. The engine's state keeps the names
     given at the start (a record replays with them); a person is shown by their current display
-    name instead, from their seat's user. Bots, and seats whose user has gone, keep the start's.
+    name instead, from their seat's user. A bot, and a seat whose user has gone, is shown by its
+    seat's label in the reader's language ("Strategy bot 2" is the host's words at the start).
+    A person whose seat a bot plays keeps their name.
     Names that now coincide get their seat number, as at the start (services.table_start)."""
     by_position = {s.position: s for s in seats}
     out = []
@@ -228,6 +230,8 @@ def live_names(names: list[str], seats: list[Seat]) -> list[str]:
         seat = by_position.get(position)
         if seat is not None and seat.user_id is not None and not seat.bot:
             name = seat.user.public_name
+        elif seat is not None and seat.user_id is None and (seat.bot or seat.account_deleted):
+            name = str(seat.label)
         out.append(name)
     if len(set(out)) != len(out):
         out = [f"{n} ({p + 1})" if out.count(n) > 1 else n for p, n in enumerate(out)]

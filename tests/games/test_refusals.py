@@ -220,7 +220,9 @@ def test_in_english_the_site_shows_the_engines_words(entry):
 @pytest.mark.parametrize(("language", "message", "shown"), [
     ("en", "Nora has only 56 in cash", "Nora has only $56 in cash"),
     ("en", "a bid of 2000 is above your cash (1500)", "a bid of $2,000 is above your cash ($1,500)"),
-    ("es", "the lowest bid now is 1010", "ahora la puja mínima es $1,010"),
+    # In the reader's digit grouping (Django's formats: a no-break space in Spanish).
+    ("es", "the lowest bid now is 1010", "ahora la puja mínima es $1\xa0010"),
+    ("ca", "the lowest bid now is 1010", "ara la puja mínima és $1.010"),
     ("ca", "not enough cash: a building costs 200", "no tens prou diners: un edifici costa $200"),
     ("en", "the trade is no longer possible: Bob has only 7 in cash",
      "the trade is no longer possible: Bob has only $7 in cash"),
