@@ -9,12 +9,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
-from django.db.models import Count, Prefetch, Q, QuerySet
+from django.db.models import Count, F, OuterRef, Prefetch, Q, QuerySet, Subquery
 from django.http import Http404
 
 from games.engine import RuleSet
 from games.links import game_path, table_path
-from games.models import Game, Invitation, Seat, Table
+from games.models import Game, GameAction, Invitation, Seat, Table
 from games.options import Change, pace_summary, rule_highlights, table_changes
 from games.services import table_rules
 
@@ -331,3 +331,46 @@ def waiting_count(*, user) -> int:
         "waiting_seats", "table__seats__position"
     )
     return sum(1 for waiting, position in games if position in (waiting or []))
+
+
+# ---------------------------------------------------------------------------------------------
+# Watch: the live public games
+# ---------------------------------------------------------------------------------------------
+
+WATCH_LIMIT = 60
+LOBBY_WATCH_LIMIT = 6
+
+
+@dataclass
+class WatchEntry:
+    """What the Watch page shows of a game in progress."""
+
+    game: Game
+    players: list[str]
+    last_move: datetime | None
+
+    @property
+    def table(self) -> Table:
+        return self.game.table
+
+
+def watch_games(*, viewer, limit: int = WATCH_LIMIT) -> list[WatchEntry]:
+    """The games in progress anyone may watch, the latest moved first: the games of public
+    tables (a private table's game is for its players: ``user_may_see_table``), but not a game
+    one of whose players blocks the viewer (as that player's profile is hidden from them,
+    ratings.selectors._owner_for; moderators see every one). Two queries (three for a signed-in
+    viewer, whose moderator rights are looked up), whatever the number of games."""
+    from moderation.permissions import can
+
+    last_move = Subquery(GameAction.objects.filter(game_id=OuterRef("pk")).order_by("-seq")
+                         .values("created_at")[:1])
+    games = (Game.objects.filter(status=Game.Status.ACTIVE, table__is_private=False)
+             .select_related("table")
+             .defer("state")  # the position is large and the list needs none of it
+             .annotate(last_move=last_move)
+             .prefetch_related(Prefetch("table__seats", queryset=_seats_queryset())))
+    if viewer.is_authenticated and not can("moderation.view_account", viewer):
+        games = games.exclude(table__seats__user__blocks__blocked_id=viewer.pk)
+    games = games.order_by(F("last_move").desc(nulls_last=True), "-pk")[:limit]
+    return [WatchEntry(game=g, players=[str(s.label) for s in g.table.seats.all()], last_move=g.last_move)
+            for g in games]
