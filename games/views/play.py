@@ -347,6 +347,7 @@ def _replay_context(replay: Replay, step: int | None, *, seats: list[Seat] | Non
     names = [p.name for p in state.players]
     players = present.players_view(state, me=None)
     seat = action.get("player") if action else None
+    nav = records.replay_nav(services.replay_turns(replay=replay), pos.step, steps)
     return {
         "state": state, "players": players, "squares": present.board_view(state, players),
         "decision": present.decision_text(state), "dice": present.dice_view(state.last_dice),
@@ -357,6 +358,7 @@ def _replay_context(replay: Replay, step: int | None, *, seats: list[Seat] | Non
         "lines": [describe(e, names, state.board, gettext=_, number=present.number) for e in pos.events],
         "board_name": state.board.name, "readonly": True, "rules": state.rules,
         "replayed": pos.replayed,
+        "nav": nav, "nav_player": names[nav.seat] if 0 <= nav.seat < len(names) else "",
     }
 
 

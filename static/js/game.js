@@ -41,7 +41,8 @@
   document.addEventListener("DOMContentLoaded", tick);
   document.addEventListener("htmx:afterSwap", tick);
 
-  // Replays: the left and right arrow keys step through the moves.
+  // Replays: the left and right arrow keys step through the moves, Page Up and Page Down
+  // through the turns.
   document.addEventListener("keydown", function (e) {
     if (e.target.matches && e.target.matches("input, select, textarea")) return;
     var link = document.querySelector('.replay-nav [data-key="' + e.key + '"]');
