@@ -99,3 +99,25 @@ def test_game_page_and_log_show_no_english_board_words(client, alice, bob, langu
     for word in words:
         assert word in page, word
     assert "Strategy bot" not in log
+
+
+@pytest.mark.parametrize(("language", "one", "many"), [
+    ("en", "is over after 1 round.", "is over after 3 rounds."),
+    ("es", "ha terminado tras 1 ronda.", "ha terminado tras 3 rondas."),
+    ("ca", "ha acabat després de 1 ronda.", "ha acabat després de 3 rondes."),
+])
+def test_the_game_over_email_counts_its_rounds_in_the_plural_they_need(language, one, many):
+    from types import SimpleNamespace
+
+    from django.template.loader import render_to_string
+
+    def text(rounds: int, template: str) -> str:
+        context = {"user": SimpleNamespace(public_name="Ann"), "you_won": False, "winner": "Bob",
+                   "table": SimpleNamespace(name="Mesa"), "game": SimpleNamespace(round=rounds),
+                   "game_url": "http://x/", "site_name": "Monopoly"}
+        with translation.override(language):
+            return " ".join(render_to_string(template, context).split())
+
+    for template in ("emails/game_over.txt", "emails/game_over.html"):
+        assert one in text(1, template).replace("</strong>", "")
+        assert many in text(3, template).replace("</strong>", "")

@@ -137,10 +137,15 @@ def test_an_uploaded_record_steps_by_turn_too(client, alice, finished):
 
 
 @pytest.mark.django_db
-@pytest.mark.parametrize(("language", "words"), [("es", "Ronda 1 · turno de"), ("ca", "Ronda 1 · torn de")])
-def test_the_turn_controls_speak_the_readers_language(client, finished, language, words):
+@pytest.mark.parametrize(("language", "words", "preset"), [
+    ("es", "Ronda 1 · turno de", "Clásico"), ("ca", "Ronda 1 · torn de", "Clàssic")])
+def test_the_turn_controls_and_header_speak_the_readers_language(client, finished, language, words, preset):
     html = unescape(client.get(reverse("games:game_replay", args=[finished.pk]), {"step": 0},
                                HTTP_ACCEPT_LANGUAGE=language).content.decode())
 
     assert words in html
     assert "Turns and rounds" not in html
+    # The header names the rules as the site does, not by the preset's key.
+    start = html.index('<header class="game-header">')
+    header = html[start:html.index("</header>", start)]
+    assert preset in header and "classic" not in header.lower().replace(preset.lower(), "")
