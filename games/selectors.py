@@ -7,10 +7,11 @@ them to it with django_assert_max_num_queries).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 
 from django.db.models import Count, F, OuterRef, Prefetch, Q, QuerySet, Subquery
 from django.http import Http404
+from django.utils import timezone
 
 from games.engine import RuleSet
 from games.links import game_path, table_path
@@ -352,6 +353,11 @@ class WatchEntry:
     @property
     def table(self) -> Table:
         return self.game.table
+
+    @property
+    def just_now(self) -> bool:
+        """Whether the last move is under a minute old ("0 minutes ago" reads oddly)."""
+        return self.last_move is not None and timezone.now() - self.last_move < timedelta(minutes=1)
 
 
 def watch_games(*, viewer, limit: int = WATCH_LIMIT) -> list[WatchEntry]:

@@ -5,11 +5,13 @@ one of whose players blocks the viewer (moderators see it)."""
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 import pytest
 from django.urls import reverse
 
 from games import services
-from games.models import Seat
+from games.models import GameAction, Seat
 from moderation.models import Block
 from tests.factories import UserFactory
 from tests.games.play_helpers import autoplay, start_game
@@ -31,6 +33,9 @@ def test_watch_lists_live_public_games_with_players_round_and_last_move(client, 
     services.game_submit_action(game=finished, user=charlie, action={"type": "surrender"},
                                 expected_version=finished.version)
     services.table_create(host=charlie, name="Filling one", preset="classic")
+    # Its last move two hours ago (the page says how long ago, not a time).
+    last = GameAction.objects.filter(game=live).order_by("-seq").first()
+    GameAction.objects.filter(pk=last.pk).update(created_at=last.created_at - timedelta(hours=2))
     client.force_login(charlie)
 
     html = client.get(reverse("games:watch")).content.decode()
@@ -42,7 +47,7 @@ def test_watch_lists_live_public_games_with_players_round_and_last_move(client, 
     assert "Live one" in card
     assert "Alice" in card and "Bob" in card
     assert f"Round {live.round}" in card
-    assert "last move" in card and "ago" in card
+    assert "last move 2\xa0hours ago" in card
     assert f'href="{reverse("games:game", args=[live.pk])}"' in card
     assert ">Watch<" in card
     for hidden in ("Secret one", "Over one", "Filling one"):
@@ -106,6 +111,15 @@ def test_spectating_is_one_click_from_the_lobby(client, alice, bob, charlie):
     assert watch_link in card and ">Watch<" in card
     page = client.get(reverse("games:game", args=[game.pk])).content.decode()
     assert "watching" in page
+
+
+def test_a_game_that_just_moved_says_so(client, alice, bob, charlie):
+    start_game(alice, bob, name="Fresh")
+    client.force_login(charlie)
+
+    card = _cards(client.get(reverse("games:watch")).content.decode())[0]
+
+    assert "last move just now" in card and "ago" not in card
 
 
 def test_watch_says_so_when_nothing_is_being_played(client, charlie):
