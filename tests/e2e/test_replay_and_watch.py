@@ -44,8 +44,20 @@ def _page(browser, site, user, width, *, javascript=True):
     return context, page
 
 
-def _step(page) -> int:
-    return int(re.search(r"step=(\d+)", page.url).group(1))
+def _until(page, expression: str) -> None:
+    """Wait until ``expression`` is true in the page (polled with page.evaluate: Playwright's
+    wait_for_function evaluates strings, which the site's CSP forbids)."""
+    for _ in range(300):
+        if page.evaluate(expression):
+            return
+        page.wait_for_timeout(50)
+    raise AssertionError(f"never true: {expression}")
+
+
+def _settled(page) -> None:
+    """Wait until htmx has finished its request, swap and settle (a key pressed before then
+    would reach the replaced controls)."""
+    _until(page, "!document.querySelector('.htmx-request, .htmx-swapping, .htmx-settling')")
 
 
 @pytest.mark.parametrize("width", [1280, 390])
@@ -64,9 +76,11 @@ def test_replay_steps_by_turn_and_round_and_by_its_slider(browser, site, artifac
         # Page Down: the next turn (htmx swaps the replay and pushes the address).
         page.keyboard.press("PageDown")
         page.wait_for_url(f"**step={starts[1]}")
+        _settled(page)
         assert f"(2 of {len(starts)})" in turn.inner_text()
         page.get_by_role("link", name=re.compile(r"Round »")).click()
         page.wait_for_url(f"**step={second_round}")
+        _settled(page)
         assert page.locator(".replay-turn").inner_text().startswith("Round 2 · ")
         page.keyboard.press("PageUp")
         page.wait_for_url(f"**step={max(s for s in starts if s < second_round)}")
@@ -76,8 +90,11 @@ def test_replay_steps_by_turn_and_round_and_by_its_slider(browser, site, artifac
         slider.focus()
         page.keyboard.press("End")
         page.wait_for_url(f"**step={replay.steps}")
+        _settled(page)
         assert page.locator(".replay-step").inner_text() == f"Move {replay.steps} of {replay.steps}"
-        assert page.evaluate("document.activeElement && document.activeElement.id") == "replay-step"
+        # (The new slider, in the page: htmx gives focus back to the element of the same id.)
+        _until(page, "document.activeElement && document.activeElement.id === 'replay-step'"
+                     " && document.activeElement.isConnected")
         page.keyboard.press("Home")
         page.wait_for_url("**step=0")
         assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
@@ -96,6 +113,7 @@ def test_replay_controls_work_without_javascript(browser, site, alice, bob, char
         page.goto(f"{site}/games/{game.pk}/replay/?step=0")
         page.locator('[data-replay="next-turn"]').click()
         page.wait_for_url(f"**step={starts[1]}")
+        _settled(page)
         page.locator("#replay-step").fill("7")
         page.get_by_role("button", name="Go").click()
         page.wait_for_url("**step=7")
