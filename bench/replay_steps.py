@@ -101,6 +101,15 @@ def main(argv: list[str] | None = None) -> int:
     stored = len(json.dumps([c.state for c in chunks], separators=(",", ":")))
     print(f"new, prepare once (parse, check, replay): {cpu * 1000:8.1f} ms CPU, peak {peak / 2**20:6.1f} MiB; "
           f"{len(chunks)} checkpoints, {stored / 2**20:.2f} MiB of positions")
+    # The turn and round navigation (issue 12): the turn starts the Replay row keeps, and the
+    # work of placing one step among them.
+    turns = records.turn_starts(chunks)
+    cpu = time.process_time()
+    for s in range(n + 1):
+        records.replay_nav(turns, s, n)
+    nav = (time.process_time() - cpu) / (n + 1)
+    print(f"turn starts: {len(turns):,} ({len(json.dumps(turns, separators=(',', ':'))) / 2**10:,.1f} KiB on "
+          f"the Replay row); a step's turn and round controls: {nav * 1000:.3f} ms CPU")
 
     steps = random.Random(1).sample(range(n + 1), min(args.steps, n + 1))
     for name, fn in (("old", lambda s: old_step(record, s)), ("new", lambda s: new_step(record, chunks, s))):

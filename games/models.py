@@ -300,6 +300,9 @@ class Replay(models.Model):
                                  related_name="uploaded_replay")
     start = models.JSONField()  # rules, seed, names, teams: the record without its actions
     steps = models.PositiveIntegerField()  # the record's actions
+    # [step, round, seat] where each turn starts (records.checkpoints): the replay steps by turn
+    # and round. None for a replay prepared before it was kept (services.replay_turns fills it).
+    turns = models.JSONField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from django.utils.formats import number_format
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
@@ -100,7 +101,7 @@ def format_value(key: str, value: Any) -> str:
         lo, hi = value
         return f"{lo}" if lo == hi else f"{lo}\N{EN DASH}{hi}"
     if isinstance(value, int):
-        return f"{value:,}"
+        return number_format(value, force_grouping=True)
     return str(value)
 
 

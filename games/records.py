@@ -17,7 +17,7 @@ stored.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from django.utils.formats import number_format
@@ -217,21 +217,75 @@ class Checkpoint:
     index: int
     state: dict[str, Any]
     actions: list[dict[str, Any]]
+    # Where a turn starts among this chunk's steps: [step, round, seat] of each (the replay's
+    # turn and round navigation, Replay.turns).
+    turns: list[list[int]] = field(default_factory=list)
 
 
 def checkpoints(record: dict[str, Any]) -> list[Checkpoint]:
     """The record replayed once, from the start to its last action, as checkpoints; raises
     RecordError naming the first action the engine refuses. Only the checkpoints' positions are
-    kept (as JSON), never one per action."""
+    kept (as JSON), never one per action; and where each turn starts (the position after a step
+    has another round or player to move than the one before it)."""
     state, _events = _new_game(start_of(record), events=False)
     actions = record["actions"]
     out = []
+    turn = (state.round, state.current)
     for first in range(0, max(len(actions), 1), CHECKPOINT_EVERY):
         chunk = actions[first:first + CHECKPOINT_EVERY]
         out.append(Checkpoint(first // CHECKPOINT_EVERY, state.to_json(), chunk))
+        if first == 0:
+            out[-1].turns.append([0, *turn])
         for n, a in enumerate(chunk, start=first + 1):
             _apply(state, n, a, events=False)
+            if (state.round, state.current) != turn:
+                turn = (state.round, state.current)
+                out[-1].turns.append([n, *turn])
     return out
+
+
+def turn_starts(chunks: list[Checkpoint]) -> list[list[int]]:
+    """Every turn's [step, round, seat], in order, from a record's checkpoints."""
+    return [t for c in chunks for t in c.turns]
+
+
+@dataclass
+class ReplayNav:
+    """Where a replay's step stands among the turns and rounds, and the steps the "previous"
+    and "next" turn and round controls go to (the step a turn or round starts at)."""
+
+    round: int
+    seat: int
+    turn: int  # 1-based, among ``turns``
+    turns: int
+    prev_turn: int
+    next_turn: int
+    prev_round: int
+    next_round: int
+    round_starts: list[int]
+
+
+def replay_nav(turns: list[list[int]], step: int, steps: int) -> ReplayNav:
+    """The navigation of step ``step`` (0..steps) from a replay's turn starts: "previous" goes to
+    the start of the turn (round) the step is in, or of the one before when the step is that
+    start; "next" to the start of the following one (the last step after the last)."""
+    turns = turns or [[0, 1, 0]]
+    starts = [t[0] for t in turns]
+    current = max((i for i, s in enumerate(starts) if s <= step), default=0)
+    round_starts: list[int] = []
+    last_round = None
+    for s, rnd, _seat in turns:
+        if rnd != last_round:
+            round_starts.append(s)
+            last_round = rnd
+    return ReplayNav(
+        round=turns[current][1], seat=turns[current][2], turn=current + 1, turns=len(turns),
+        prev_turn=max((s for s in starts if s < step), default=0),
+        next_turn=min((s for s in starts if s > step), default=steps),
+        prev_round=max((s for s in round_starts if s < step), default=0),
+        next_round=min((s for s in round_starts if s > step), default=steps),
+        round_starts=round_starts,
+    )
 
 
 def chunk_index(step: int) -> int:

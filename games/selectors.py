@@ -7,14 +7,15 @@ them to it with django_assert_max_num_queries).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 
-from django.db.models import Count, Prefetch, Q, QuerySet
+from django.db.models import Count, F, OuterRef, Prefetch, Q, QuerySet, Subquery
 from django.http import Http404
+from django.utils import timezone
 
 from games.engine import RuleSet
 from games.links import game_path, table_path
-from games.models import Game, Invitation, Seat, Table
+from games.models import Game, GameAction, Invitation, Seat, Table
 from games.options import Change, pace_summary, rule_highlights, table_changes
 from games.services import table_rules
 
@@ -220,7 +221,9 @@ class Dashboard:
 def live_names(names: list[str], seats: list[Seat]) -> list[str]:
     """The players' names as the site shows a game now. The engine's state keeps the names
     given at the start (a record replays with them); a person is shown by their current display
-    name instead, from their seat's user. Bots, and seats whose user has gone, keep the start's.
+    name instead, from their seat's user. A bot, and a seat whose user has gone, is shown by its
+    seat's label in the reader's language ("Strategy bot 2" is the host's words at the start).
+    A person whose seat a bot plays keeps their name.
     Names that now coincide get their seat number, as at the start (services.table_start)."""
     by_position = {s.position: s for s in seats}
     out = []
@@ -228,6 +231,8 @@ def live_names(names: list[str], seats: list[Seat]) -> list[str]:
         seat = by_position.get(position)
         if seat is not None and seat.user_id is not None and not seat.bot:
             name = seat.user.public_name
+        elif seat is not None and seat.user_id is None and (seat.bot or seat.account_deleted):
+            name = str(seat.label)
         out.append(name)
     if len(set(out)) != len(out):
         out = [f"{n} ({p + 1})" if out.count(n) > 1 else n for p, n in enumerate(out)]
@@ -327,3 +332,51 @@ def waiting_count(*, user) -> int:
         "waiting_seats", "table__seats__position"
     )
     return sum(1 for waiting, position in games if position in (waiting or []))
+
+
+# ---------------------------------------------------------------------------------------------
+# Watch: the live public games
+# ---------------------------------------------------------------------------------------------
+
+WATCH_LIMIT = 60
+LOBBY_WATCH_LIMIT = 6
+
+
+@dataclass
+class WatchEntry:
+    """What the Watch page shows of a game in progress."""
+
+    game: Game
+    players: list[str]
+    last_move: datetime | None
+
+    @property
+    def table(self) -> Table:
+        return self.game.table
+
+    @property
+    def just_now(self) -> bool:
+        """Whether the last move is under a minute old ("0 minutes ago" reads oddly)."""
+        return self.last_move is not None and timezone.now() - self.last_move < timedelta(minutes=1)
+
+
+def watch_games(*, viewer, limit: int = WATCH_LIMIT) -> list[WatchEntry]:
+    """The games in progress anyone may watch, the latest moved first: the games of public
+    tables (a private table's game is for its players: ``user_may_see_table``), but not a game
+    one of whose players blocks the viewer (as that player's profile is hidden from them,
+    ratings.selectors._owner_for; moderators see every one). Two queries (three for a signed-in
+    viewer, whose moderator rights are looked up), whatever the number of games."""
+    from moderation.permissions import can
+
+    last_move = Subquery(GameAction.objects.filter(game_id=OuterRef("pk")).order_by("-seq")
+                         .values("created_at")[:1])
+    games = (Game.objects.filter(status=Game.Status.ACTIVE, table__is_private=False)
+             .select_related("table")
+             .defer("state")  # the position is large and the list needs none of it
+             .annotate(last_move=last_move)
+             .prefetch_related(Prefetch("table__seats", queryset=_seats_queryset())))
+    if viewer.is_authenticated and not can("moderation.view_account", viewer):
+        games = games.exclude(table__seats__user__blocks__blocked_id=viewer.pk)
+    games = games.order_by(F("last_move").desc(nulls_last=True), "-pk")[:limit]
+    return [WatchEntry(game=g, players=[str(s.label) for s in g.table.seats.all()], last_move=g.last_move)
+            for g in games]

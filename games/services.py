@@ -839,7 +839,8 @@ def game_timeout(*, game_id: int, now: datetime | None = None, seen_version: int
 
 
 def _replay_create(record: dict, chunks: list[records.Checkpoint], **owner: Any) -> Replay:
-    replay = Replay.objects.create(start=records.start_of(record), steps=len(record["actions"]), **owner)
+    replay = Replay.objects.create(start=records.start_of(record), steps=len(record["actions"]),
+                                   turns=records.turn_starts(chunks), **owner)
     ReplayChunk.objects.bulk_create(
         [ReplayChunk(replay=replay, index=c.index, state=c.state, actions=c.actions) for c in chunks],
         batch_size=100)
@@ -860,6 +861,19 @@ def game_replay(*, game: Game) -> Replay:
     except IntegrityError:
         # Another viewer prepared it in the meantime.
         return Replay.objects.get(game=game)
+
+
+def replay_turns(*, replay: Replay) -> list[list[int]]:
+    """Where the replay's turns start ([step, round, seat] each). A replay prepared before they
+    were kept gets them now, from its own chunks (its record replayed once more), and keeps them."""
+    if replay.turns is not None:
+        return replay.turns
+    chunks = replay.chunks.order_by("index").values_list("actions", flat=True)
+    record = {**replay.start, "actions": [a for actions in chunks for a in actions]}
+    turns = records.turn_starts(records.checkpoints(record))
+    Replay.objects.filter(pk=replay.pk, turns__isnull=True).update(turns=turns)
+    replay.turns = turns
+    return turns
 
 
 def replay_upload(*, owner, record: dict) -> Replay:

@@ -20,4 +20,5 @@ urlpatterns = [
     path("tables/<int:table_id>/start/", tables.form_address(tables.table_start), name="table_start"),
     path("t/<str:code>/", tables.table_invite, name="invite"),
     path("me/games/", tables.my_games, name="my_games"),
+    path("watch/", tables.watch, name="watch"),
 ]

@@ -103,6 +103,7 @@ def queue(request: HttpRequest) -> HttpResponse:
 
 def _trade_context(report: Report) -> dict[str, Any]:
     """A collusion flag's figures and the game's log around the trade."""
+    from games.board_words import localized_board
     from games.engine import GameState
     from games.views import present
 
@@ -120,7 +121,7 @@ def _trade_context(report: Report) -> dict[str, Any]:
         "from_name": names[details["from_seat"]], "to_name": names[details["to_seat"]],
         "drained_name": names[details["drained_seat"]],
         "from_user": users.get(details["from_seat"]), "to_user": users.get(details["to_seat"]),
-        "log": present.log_entries(rows, names, state.board), "trade_seq": seq,
+        "log": present.log_entries(rows, names, localized_board(state.board)), "trade_seq": seq,
     }
 
 

@@ -11,6 +11,7 @@ from django.db.models import Count, Q, Sum
 from django.http import Http404
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.formats import number_format
 from django.utils.translation import ngettext
 
 from games.models import Game, Seat, Table
@@ -28,7 +29,7 @@ FAMILY_COLOURS = {Family.CLASSIC: "#1d5fd8", Family.WORLD: "#138a43"}
 
 def _money(amount: int) -> str:
     # Whole dollars on both boards (RULES.md: money is integers).
-    return f"${amount:,}"
+    return f"${number_format(amount, force_grouping=True)}"
 
 
 # ---------------------------------------------------------------------------------------------

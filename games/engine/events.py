@@ -20,8 +20,12 @@ from .cards import card_text
 BANK = -1
 
 
-def _money(amount: int, currency: str = "$") -> str:
-    return f"{currency}{amount:,}"
+def _grouped(amount: int) -> str:
+    return f"{amount:,}"
+
+
+def _money(amount: int, currency: str = "$", number: Callable[[int], str] = _grouped) -> str:
+    return f"{currency}{number(amount)}"
 
 
 def _english(message: str) -> str:
@@ -40,8 +44,10 @@ def visible_to(event: dict, seat: int | None) -> bool:
 
 
 def describe(event: dict, names: list[str], board: Board,
-             gettext: Callable[[str], str] = _english) -> str:
-    """One line of the game log for one event, through ``gettext`` (English without one)."""
+             gettext: Callable[[str], str] = _english,
+             number: Callable[[int], str] = _grouped) -> str:
+    """One line of the game log for one event, through ``gettext`` (English without one);
+    amounts are written by ``number`` (English digit grouping without one: "1,500")."""
     e = event.get("e")
 
     def who(key: str = "p") -> str:
@@ -74,7 +80,7 @@ def describe(event: dict, names: list[str], board: Board,
         return why
 
     def money(n: int) -> str:
-        return _money(n, board.currency)
+        return _money(n, board.currency, number)
 
     def side(part: dict) -> str:
         # What one side of a trade gives (RULES.md 9): cash, deeds, jail cards.

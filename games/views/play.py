@@ -27,6 +27,7 @@ from django_htmx.http import reswap, retarget
 
 from config.ratelimit import limit
 from games import records, services
+from games.board_words import localized_board
 from games.engine import GameState, describe
 from games.errors import translate_refusal
 from games.models import Game, GameAction, Replay, Seat, Table
@@ -88,7 +89,9 @@ def _shown_state(data: dict[str, Any], seats: list[Seat]) -> GameState:
     names = live_names([p["name"] for p in players], seats)
     if names != [p["name"] for p in players]:
         data = {**data, "players": [{**p, "name": n} for p, n in zip(players, names, strict=True)]}
-    return GameState.from_json(data)
+    state = GameState.from_json(data)
+    state.board = localized_board(state.board)  # the squares' names in the reader's language
+    return state
 
 
 def _context(request: HttpRequest, game: Game, seats: list[Seat], me: Seat | None, *,
@@ -344,12 +347,14 @@ def _replay_context(replay: Replay, step: int | None, *, seats: list[Seat] | Non
     person shows by their current name (the position is a fresh copy, never saved)."""
     pos = records.replay_position(replay=replay, step=step)
     state, action, steps = pos.state, pos.action, pos.steps
+    state.board = localized_board(state.board)  # the squares' names in the reader's language
     if seats is not None:
         for player, name in zip(state.players, live_names([p.name for p in state.players], seats), strict=True):
             player.name = name
     names = [p.name for p in state.players]
     players = present.players_view(state, me=None)
     seat = action.get("player") if action else None
+    nav = records.replay_nav(services.replay_turns(replay=replay), pos.step, steps)
     return {
         "state": state, "players": players, "squares": present.board_view(state, players),
         "decision": present.decision_text(state), "dice": present.dice_view(state.last_dice),
@@ -357,9 +362,10 @@ def _replay_context(replay: Replay, step: int | None, *, seats: list[Seat] | Non
         "step": pos.step, "steps": steps, "prev": max(0, pos.step - 1), "next": min(steps, pos.step + 1),
         "action": action, "action_label": present.move_label(str(action.get("type", ""))) if action else "",
         "actor": names[seat] if isinstance(seat, int) and 0 <= seat < len(names) else None,
-        "lines": [describe(e, names, state.board, gettext=_) for e in pos.events],
+        "lines": [describe(e, names, state.board, gettext=_, number=present.number) for e in pos.events],
         "board_name": state.board.name, "readonly": True, "rules": state.rules,
         "replayed": pos.replayed,
+        "nav": nav, "nav_player": names[nav.seat] if 0 <= nav.seat < len(names) else "",
     }
 
 

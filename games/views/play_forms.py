@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.http import QueryDict
+from django.utils.formats import number_format
 from django.utils.translation import gettext_lazy as _
 
 from games.engine import GameState, legal_actions
@@ -47,7 +48,7 @@ class Allowed:
     money: bool = True
 
     def words(self, value: int) -> str:
-        return money(value) if self.money else f"{value:,}"
+        return money(value) if self.money else number_format(value, force_grouping=True)
 
 
 # A number field's allowed values, looked up only when a value is refused (the lookup reads the

@@ -12,6 +12,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from django.utils.formats import number_format
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext, pgettext
 
@@ -56,8 +57,13 @@ MANAGE_TYPES = ("build", "sell", "sell_all", "mortgage", "unmortgage", "auction_
 
 
 
+def number(amount: int) -> str:
+    """An integer with the active language's digit grouping ("1,500", "1.500")."""
+    return number_format(amount, force_grouping=True)
+
+
 def money(amount: int) -> str:
-    return f"${amount:,}"
+    return f"${number(amount)}"
 
 
 def grid_place(index: int) -> tuple[int, int, str]:
@@ -543,7 +549,7 @@ def log_entries(rows: list[dict[str, Any]], names: list[str], board, *,
             "seq": row["seq"], "source": row.get("source", ""),
             "who": who,
             "colour": PLAYER_COLOURS[seat % len(PLAYER_COLOURS)] if isinstance(seat, int) else None,
-            "lines": _site_lines(row, who) + [describe(e, names, board, gettext=_) for e in events],
+            "lines": _site_lines(row, who) + [describe(e, names, board, gettext=_, number=number) for e in events],
             "dice": dice_view(dice) if dice else None,
             "at": row.get("created_at"),
         })

@@ -28,6 +28,8 @@ MAX_LENGTH = 5
 FILLER = frozenset({
     "avenue", "place", "gardens", "railroad", "company", "works", "industries", "capital", "bank",
     "finance", "air", "line", "community", "tax",
+    # The same in the Spanish and Catalan names of the generic squares (games/board_words.py).
+    "ferrocarril", "compañía", "companyia", "de",
 })
 VOWELS = frozenset("aeiou")
 
@@ -36,6 +38,17 @@ OVERRIDES = {
     "Boardwalk": "Board",  # not "Boar"
     "Pennsylvania Railroad": "PRR",  # else "Penn", as Pennsylvania Avenue
     "Moda Nova": "Moda",
+    # The generic squares' Spanish and Catalan names (games/board_words.py).
+    "Ferrocarril Pennsylvania": "PRR",
+    "Caja de Comunidad": "Caja",
+    "Caixa de la Comunitat": "Caixa",
+    "Impuesto sobre la renta": "Renta",
+    "Impost sobre la renda": "Renda",
+    "Impuesto de lujo": "Lujo",
+    "Impost de luxe": "Luxe",
+    "Companyia d'Aigües": "Aigua",
+    "Parking gratuito": "Park",
+    "Aparcament gratuït": "Aparc",
 }
 
 _CAMEL = re.compile(r"[A-Z][a-z]+")

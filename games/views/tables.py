@@ -173,7 +173,15 @@ def lobby(request: HttpRequest) -> HttpResponse:
     }
     if request.htmx:
         return render(request, "games/tables/_lobby_list.html", context)
+    # The latest games in progress, each one click from watching (the Watch page lists more).
+    context["watching"] = selectors.watch_games(viewer=request.user, limit=selectors.LOBBY_WATCH_LIMIT)
     return render(request, "games/lobby.html", context)
+
+
+@require_safe
+def watch(request: HttpRequest) -> HttpResponse:
+    """The live public games, to spectate (issue 12)."""
+    return render(request, "games/watch.html", {"entries": selectors.watch_games(viewer=request.user)})
 
 
 def _preset_table() -> list[dict]:

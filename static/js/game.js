@@ -261,7 +261,8 @@
     document.querySelectorAll("[data-open-dialog]").forEach(function (b) { b.hidden = false; });
   });
 
-  // Replays: the left and right arrow keys step through the moves.
+  // Replays: the left and right arrow keys step through the moves, Page Up and Page Down
+  // through the turns.
   document.addEventListener("keydown", function (e) {
     if (e.target.matches && e.target.matches("input, select, textarea")) return;
     var link = document.querySelector('.replay-nav [data-key="' + e.key + '"]');

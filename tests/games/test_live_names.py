@@ -1,7 +1,7 @@
 """A player who changes their display name is shown by the new one wherever the site shows a
 game (My games, the game page and its log, the replay, refusals, the game-over e-mail), though
-the engine's state keeps the names given at the start. Bots, and seats whose user has gone, keep
-theirs."""
+the engine's state keeps the names given at the start. Bots are shown by their seat's label,
+in the reader's language."""
 
 from __future__ import annotations
 
@@ -36,15 +36,22 @@ def _finish(game: Game, loser) -> Game:
     return game
 
 
-def _seat(position: int, *, user=None, bot: str = "") -> SimpleNamespace:
-    return SimpleNamespace(position=position, user=user, user_id=user and 1, bot=bot)
+def _seat(position: int, *, user=None, bot: str = "", label: str = "") -> SimpleNamespace:
+    return SimpleNamespace(position=position, user=user, user_id=user and 1, bot=bot, account_deleted=False,
+                           label=label)
 
 
-def test_live_names_follow_users_and_keep_bots_and_departed_players():
-    robert = SimpleNamespace(public_name="Robert")
-    seats = [_seat(0, user=robert), _seat(1, bot="random"), _seat(2)]
+def test_live_names_follow_users_and_keep_departed_players():
+    seats = [_seat(0, user=SimpleNamespace(public_name="Robert")), _seat(1)]
 
-    assert live_names(["Bob", "Random bot 2", "Dora"], seats) == ["Robert", "Random bot 2", "Dora"]
+    assert live_names(["Bob", "Dora"], seats) == ["Robert", "Dora"]
+
+
+def test_live_names_show_a_bot_by_its_seats_label_in_the_readers_language():
+    """The state keeps the host's words ("Random bot 2"); the seat's label is translated."""
+    seats = [_seat(0, user=SimpleNamespace(public_name="Ann")), _seat(1, bot="random", label="Bot aleatorio 2")]
+
+    assert live_names(["Ann", "Random bot 2"], seats) == ["Ann", "Bot aleatorio 2"]
 
 
 def test_names_that_now_coincide_get_their_seat_number():

@@ -185,9 +185,9 @@ def test_each_code_speaks_the_language_and_keeps_the_names(language, code):
 @pytest.mark.parametrize(("language", "refusal", "shown"), [
     ("en", Refusal("trade_cash_short", player="Nora", cash=56), "Nora has only $56 in cash"),
     ("en", Refusal("bid_above_cash", amount=2000, cash=1500), "a bid of $2,000 is above your cash ($1,500)"),
-    ("es", Refusal("bid_too_low", low=1010), "ahora la puja mínima es $1,010"),
+    ("es", Refusal("bid_too_low", low=1010), "ahora la puja mínima es $1\xa0010"),
     ("es", Refusal("bid_above_cash", amount=2000, cash=1500),
-     "una puja de $2,000 supera tu dinero ($1,500)"),
+     "una puja de $2\xa0000 supera tu dinero ($1\xa0500)"),
     ("ca", Refusal("building_unaffordable", cost=200), "no tens prou diners: un edifici costa $200"),
     ("en", Refusal("trade_no_longer_possible", reason=Refusal("trade_cash_short", player="Bob", cash=7)),
      "the trade is no longer possible: Bob has only $7 in cash"),
@@ -461,7 +461,8 @@ def test_a_refused_amount_reaches_programs_as_a_number(client, game):
     assert response.status_code == 400
     assert body["code"] == "trade_cash_short"
     assert body["params"] == {"player": mover.display_name, "cash": cash}
-    assert body["message"] == f"Rechazado: {mover.display_name} solo tiene ${cash:,} de dinero."
+    # (Amounts in the reader's digit grouping: a no-break space in Spanish.)
+    assert body["message"] == f"Rechazado: {mover.display_name} solo tiene ${cash:,} de dinero.".replace(",", "\xa0")
 
 
 @pytest.mark.django_db

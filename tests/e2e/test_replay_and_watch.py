@@ -1,0 +1,167 @@
+"""The replay's turn and round controls and its slider, the Watch page, and the Spanish and
+Catalan pages, in Debian's Chromium at desktop (1280 px) and phone (390 px) widths. Screenshots
+go to test-artifacts/e2e/."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from django.conf import settings
+from django.test import Client
+
+from games import services
+from games.models import Game, Seat
+from tests.games.play_helpers import autoplay, start_game, users_by_seat
+
+pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True)]
+
+
+def _finished(alice, bob, charlie) -> Game:
+    game = autoplay(start_game(alice, bob, charlie, name="Replayed"), 150)
+    users = users_by_seat(game)
+    for _ in range(2):
+        game.refresh_from_db()
+        if game.status != Game.Status.ACTIVE:
+            break
+        seat = game.waiting_seats[0]
+        services.game_submit_action(game=game, user=users[seat], action={"type": "surrender"},
+                                    expected_version=game.version)
+    game.refresh_from_db()
+    assert game.status == Game.Status.FINISHED
+    return game
+
+
+def _page(browser, site, user, width, *, javascript=True):
+    client = Client()
+    client.force_login(user)
+    context = browser.new_context(viewport={"width": width, "height": 900}, is_mobile=width < 600,
+                                  java_script_enabled=javascript)
+    context.add_cookies([{"name": settings.SESSION_COOKIE_NAME, "url": site,
+                          "value": client.cookies[settings.SESSION_COOKIE_NAME].value}])
+    page = context.new_page()
+    page.set_default_timeout(15000)
+    return context, page
+
+
+def _until(page, expression: str) -> None:
+    """Wait until ``expression`` is true in the page (polled with page.evaluate: Playwright's
+    wait_for_function evaluates strings, which the site's CSP forbids)."""
+    for _ in range(300):
+        if page.evaluate(expression):
+            return
+        page.wait_for_timeout(50)
+    raise AssertionError(f"never true: {expression}")
+
+
+def _settled(page) -> None:
+    """Wait until htmx has finished its request, swap and settle (a key pressed before then
+    would reach the replaced controls)."""
+    _until(page, "!document.querySelector('.htmx-request, .htmx-swapping, .htmx-settling')")
+
+
+@pytest.mark.parametrize("width", [1280, 390])
+def test_replay_steps_by_turn_and_round_and_by_its_slider(browser, site, artifacts, alice, bob, charlie, width):
+    game = _finished(alice, bob, charlie)
+    replay = services.game_replay(game=game)
+    starts = [t[0] for t in replay.turns]
+    second_round = next(t[0] for t in replay.turns if t[1] == 2)
+    context, page = _page(browser, site, alice, width)
+    try:
+        page.goto(f"{site}/games/{game.pk}/replay/?step=0")
+        turn = page.locator(".replay-turn")
+        assert turn.inner_text().startswith("Round 1 · ")
+        assert f"(1 of {len(starts)})" in turn.inner_text()
+
+        # Page Down: the next turn (htmx swaps the replay and pushes the address).
+        page.keyboard.press("PageDown")
+        page.wait_for_url(f"**step={starts[1]}")
+        _settled(page)
+        assert f"(2 of {len(starts)})" in turn.inner_text()
+        page.get_by_role("link", name=re.compile(r"Round »")).click()
+        page.wait_for_url(f"**step={second_round}")
+        _settled(page)
+        assert page.locator(".replay-turn").inner_text().startswith("Round 2 · ")
+        page.keyboard.press("PageUp")
+        page.wait_for_url(f"**step={max(s for s in starts if s < second_round)}")
+
+        # The slider by keyboard: End goes to the last move, and focus stays on the slider.
+        slider = page.locator("#replay-step")
+        slider.focus()
+        page.keyboard.press("End")
+        page.wait_for_url(f"**step={replay.steps}")
+        _settled(page)
+        assert page.locator(".replay-step").inner_text() == f"Move {replay.steps} of {replay.steps}"
+        # (The new slider, in the page: htmx gives focus back to the element of the same id.)
+        _until(page, "document.activeElement && document.activeElement.id === 'replay-step'"
+                     " && document.activeElement.isConnected")
+        page.keyboard.press("Home")
+        page.wait_for_url("**step=0")
+        assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+        page.goto(f"{site}/games/{game.pk}/replay/?step={second_round}")
+        page.screenshot(path=str(artifacts / f"replay-turns-{width}.png"), full_page=True)
+    finally:
+        context.close()
+
+
+def test_replay_controls_work_without_javascript(browser, site, alice, bob, charlie):
+    game = _finished(alice, bob, charlie)
+    replay = services.game_replay(game=game)
+    starts = [t[0] for t in replay.turns]
+    context, page = _page(browser, site, alice, 1280, javascript=False)
+    try:
+        page.goto(f"{site}/games/{game.pk}/replay/?step=0")
+        page.locator('[data-replay="next-turn"]').click()
+        page.wait_for_url(f"**step={starts[1]}")
+        _settled(page)
+        page.locator("#replay-step").fill("7")
+        page.get_by_role("button", name="Go").click()
+        page.wait_for_url("**step=7")
+        assert page.locator(".replay-step").inner_text() == f"Move 7 of {replay.steps}"
+    finally:
+        context.close()
+
+
+ENGLISH = ("Community Chest", "Free Parking", "Go to Jail", "Income Tax", "Strategy bot", "Light blue",
+           "Electric Company")
+
+
+@pytest.mark.parametrize("language", ["es", "ca"])
+@pytest.mark.parametrize("width", [1280, 390])
+def test_pages_in_spanish_and_catalan(browser, site, artifacts, alice, bob, charlie, language, width):
+    for user in (alice, bob, charlie):
+        user.language = language
+        user.save(update_fields=["language"])
+    finished = _finished(alice, bob, charlie)
+    table = services.table_create(host=bob, name="Mesa en juego", preset="classic", seat_count=3)
+    services.table_join(table=table, user=alice)
+    services.table_set_seat(table=table, by=bob, position=2, bot=Seat.Bot.STRATEGY)
+    live = autoplay(services.table_start(table=table, by=bob), 60)
+    services.table_create(host=charlie, name="Mesa abierta", preset="world-classic")
+    context, page = _page(browser, site, charlie, width)
+    watch = {"es": "Mirar", "ca": "Mirar"}[language]
+    try:
+        page.goto(f"{site}/")
+        page.locator(".lobby-watch").wait_for()
+        page.screenshot(path=str(artifacts / f"i18n-lobby-{language}-{width}.png"), full_page=True)
+        # One click from the lobby to watching the game.
+        page.locator(".lobby-watch").get_by_role("link", name=re.compile(watch)).first.click()
+        page.wait_for_url(f"**/games/{live.pk}/")
+        page.locator("#game").wait_for()
+        text = page.locator("body").inner_text()
+        html = page.content()
+        for word in ENGLISH:
+            assert word not in text and word not in html, word
+        assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+        page.screenshot(path=str(artifacts / f"i18n-game-{language}-{width}.png"), full_page=True)
+
+        page.goto(f"{site}/watch/")
+        page.locator(".watch-card").first.wait_for()
+        assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+        page.screenshot(path=str(artifacts / f"i18n-watch-{language}-{width}.png"), full_page=True)
+
+        page.goto(f"{site}/games/{finished.pk}/replay/?step=40")
+        assert "Strategy bot" not in page.content()
+        page.screenshot(path=str(artifacts / f"i18n-replay-{language}-{width}.png"), full_page=True)
+    finally:
+        context.close()
