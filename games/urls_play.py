@@ -2,12 +2,13 @@
 
 from django.urls import path
 
-from games.views import api, play
+from games.views import api, live, play
 
 urlpatterns = [
     path("games/<int:game_id>/", play.game, name="game"),
     path("games/<int:game_id>/act/", play.act, name="game_act"),
     path("games/<int:game_id>/poll/", play.poll, name="game_poll"),
+    path("games/<int:game_id>/events/", live.events, name="game_events"),
     path("games/<int:game_id>/log/", play.log, name="game_log"),
     path("games/<int:game_id>/record.json", play.record, name="game_record"),
     path("games/<int:game_id>/replay/", play.replay, name="game_replay"),

@@ -16,6 +16,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from games import live
 from games.models import Game, GameAction, Table, TradeRow
 from games.refusals import SiteRefusal
 from moderation import selectors
@@ -216,6 +217,7 @@ def game_close(*, moderator, game: Game, reason: str, report: Report | None = No
     game.status, game.deadline, game.finished_at, game.winner_seat = Game.Status.ABORTED, None, now, None
     game.version += 1  # open pages refresh and show the game as over
     game.save(update_fields=["status", "deadline", "finished_at", "winner_seat", "version", "updated_at"])
+    live.publish_on_commit(game.pk, game.version)
     Table.objects.filter(pk=game.table_id).update(status=Table.Status.FINISHED)
     if report is not None:
         _resolve(moderator=moderator, report=report, outcome=Report.Outcome.CLOSED, note=reason)
