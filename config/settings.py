@@ -123,6 +123,18 @@ if DATABASE_URL:
             conn_health_checks=True,
         )
     }
+    # Under ASGI (uvicorn) each request runs its synchronous code in a thread of its own, so a
+    # connection kept per thread (CONN_MAX_AGE) is opened anew for every request: there, a pool
+    # per process (psycopg_pool, Django's "pool" option) lends one to each request instead.
+    if env_bool("DATABASE_POOL", False):
+        if not DATABASES["default"]["ENGINE"].endswith("postgresql"):
+            raise ImproperlyConfigured("DATABASE_POOL=true needs a PostgreSQL DATABASE_URL.")
+        DATABASES["default"]["CONN_MAX_AGE"] = 0
+        DATABASES["default"]["CONN_HEALTH_CHECKS"] = False
+        DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
+            "min_size": env_int("DATABASE_POOL_MIN", 2, minimum=1),
+            "max_size": env_int("DATABASE_POOL_MAX", 10, minimum=1),
+        }
 else:
     DATABASES = {
         "default": {

@@ -33,6 +33,8 @@ from django.http import HttpRequest
 
 log = logging.getLogger(__name__)
 
+# The message's second word for the chat (else a version).
+CHAT = "chat"
 # How long a new stream waits for this process's subscription (the first stream starts it).
 CONNECT_TIMEOUT = 5.0
 _publisher: redis.Redis | None = None
@@ -77,11 +79,19 @@ def publish_on_commit(game_id: int, version: int) -> None:
         transaction.on_commit(lambda: _publish_to(name, game_id, version))
 
 
-def _publish_to(name: str, game_id: int, version: int) -> None:
+def publish_chat_on_commit(game_id: int) -> None:
+    """The game's chat shows something new (a message, one hidden or shown again): its open pages
+    fetch the chat's lines (moderation/chat/lines.html), which otherwise poll."""
+    if enabled():
+        name = channel()
+        transaction.on_commit(lambda: _publish_to(name, game_id, CHAT))
+
+
+def _publish_to(name: str, game_id: int, what: int | str) -> None:
     try:
-        _client().publish(name, f"{int(game_id)} {int(version)}")
+        _client().publish(name, f"{int(game_id)} {what}")
     except (redis.RedisError, OSError) as error:
-        log.warning("live: could not publish game %s at version %s: %s", game_id, version, error)
+        log.warning("live: could not publish game %s %s: %s", game_id, what, error)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -94,10 +104,13 @@ class Unavailable(Exception):
 
 
 class Listener:
-    """One open stream: the newest version heard for its game, and a flag to wake it."""
+    """One open stream: the newest version heard for its game, whether its chat has news, and a
+    flag to wake it."""
 
     def __init__(self) -> None:
         self.version: int | None = None
+        self._told: int | None = None  # the version last returned by next()
+        self.chat = False
         self.closed = False
         self._wake = asyncio.Event()
 
@@ -106,13 +119,18 @@ class Listener:
             self.version = version
             self._wake.set()
 
+    def hear_chat(self) -> None:
+        self.chat = True
+        self._wake.set()
+
     def close(self) -> None:
         self.closed = True
         self._wake.set()
 
-    async def next(self, timeout: float) -> int | None:
-        """The newest version heard since the last call, or None after ``timeout`` seconds
-        without one (time for a heartbeat). Raises Unavailable once the subscription is lost."""
+    async def next(self, timeout: float) -> tuple[int | None, bool] | None:
+        """What was heard since the last call: (the newest version, or None if no new one;
+        whether the chat has news); None after ``timeout`` seconds of silence (time for a
+        heartbeat). Raises Unavailable once the subscription is lost."""
         try:
             await asyncio.wait_for(self._wake.wait(), timeout)
         except TimeoutError:
@@ -120,7 +138,10 @@ class Listener:
         self._wake.clear()
         if self.closed:
             raise Unavailable
-        return self.version
+        chat, self.chat = self.chat, False
+        version = self.version if self.version != self._told else None
+        self._told = self.version
+        return version, chat
 
 
 class Hub:
@@ -155,12 +176,17 @@ class Hub:
 
     def _deliver(self, data: bytes) -> None:
         try:
-            game_id, version = (int(x) for x in data.split())
-        except ValueError:
+            game, what = data.decode().split()
+            game_id = int(game)
+            version = None if what == CHAT else int(what)
+        except (ValueError, UnicodeDecodeError):
             log.warning("live: ignored a malformed message %r", data[:100])
             return
         for listener in self.listeners.get(game_id, ()):
-            listener.hear(version)
+            if version is None:
+                listener.hear_chat()
+            else:
+                listener.hear(version)
 
     async def _run(self) -> None:
         delay = 0.5

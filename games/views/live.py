@@ -4,7 +4,8 @@ SSE extension). games/live.py holds the one Redis subscription they share.
 
 An async view: under ASGI (uvicorn) an open stream is a waiting coroutine, not a worker. The
 stream opens with the game's current version (a page that reconnects catches up at once), then
-sends a version when one is published and a comment every LIVE_HEARTBEAT_SECONDS; for a player
+sends a version when one is published ("chat" when the game's chat has news: the chat's lines
+are fetched, moderation/chat/lines.html) and a comment every LIVE_HEARTBEAT_SECONDS; for a player
 the heartbeat also marks them present (notifications/presence.py: no e-mail while the page is
 open), as each poll did. Without Redis, or under WSGI, the URL answers 404 and the page polls; while this
 process has no subscription, 503 (the page polls, and the extension retries later).
@@ -16,6 +17,7 @@ from collections.abc import AsyncIterator
 
 from asgiref.sync import sync_to_async
 from django.conf import settings
+from django.db import connection
 from django.db.models import Q
 from django.http import Http404, HttpRequest, HttpResponse, StreamingHttpResponse
 from django.views.decorators.http import require_GET
@@ -44,19 +46,31 @@ def _visible(user, game_id: int) -> tuple[int, bool]:
     return version, playing
 
 
+def _released(read):
+    """``read``, then this thread's database connection given back (to the pool, or closed): an
+    open stream must not hold a connection for hours. (Not inside a transaction: a test's.)"""
+    def run(*args, **kwargs):
+        try:
+            return read(*args, **kwargs)
+        finally:
+            if not connection.in_atomic_block:
+                connection.close()
+    return run
+
+
 @require_GET
 async def events(request: HttpRequest, game_id: int) -> HttpResponse:
     if not live.pushes_to(request):
         raise Http404("no push on this site: the page polls")
     user = await request.auser()
-    version, playing = await sync_to_async(_visible)(user, game_id)
+    version, playing = await sync_to_async(_released(_visible))(user, game_id)
     hub = live.hub()
     try:
         listener = await hub.join(game_id)
     except live.Unavailable:
         return HttpResponse("push is unavailable: the page polls", status=503, content_type="text/plain")
     heartbeat = settings.LIVE_HEARTBEAT_SECONDS
-    mark = sync_to_async(presence.seen)
+    mark = sync_to_async(_released(presence.seen))
 
     async def stream() -> AsyncIterator[str]:
         try:
@@ -75,8 +89,12 @@ async def events(request: HttpRequest, game_id: int) -> HttpResponse:
                     # Presence lasts ACTIVE_SECONDS: marked every other heartbeat (60 s).
                     if playing and beats % 2 == 0:
                         await mark(user_id=user.pk, game_id=game_id)
-                else:
-                    yield f"event: version\ndata: {heard}\n\n"
+                    continue
+                new_version, chat = heard
+                if new_version is not None:
+                    yield f"event: version\ndata: {new_version}\n\n"
+                if chat:
+                    yield "event: chat\ndata: 1\n\n"
         finally:
             hub.leave(game_id, listener)
 

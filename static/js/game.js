@@ -57,10 +57,17 @@
       if (!(heard > shownVersion()) || inFlight > 0 || !gameIdle()) e.preventDefault();
       return;
     }
+    if (elt.hasAttribute("data-chat-poll")) {
+      // The chat's lines: fetched on a "chat" event; their timer only while the stream is down.
+      var t = e.detail.triggeringEvent;
+      if (pushOpen && !(t && t.type === "sse:chat")) e.preventDefault();
+      return;
+    }
     if (elt.hasAttribute("data-poll")) {
       if (!gameIdle()) { e.preventDefault(); return; }
-      // While pushed to, a poll tick only fetches a version heard but not yet fetched.
-      if (pushOpen && !(heard > shownVersion())) e.preventDefault();
+      // While pushed to, a poll tick only fetches a version heard but not yet fetched, and
+      // not while a request (that fetch itself, a move) is on its way.
+      if (pushOpen && (!(heard > shownVersion()) || inFlight > 0)) e.preventDefault();
     }
   });
 
@@ -77,6 +84,9 @@
       e.detail.path = e.detail.path.replace(/([?&]v=)\d+/, "$1" + shownVersion());
     } else if (game.contains(elt) && e.detail.verb === "post") {
       e.detail.headers["X-Game-Parts"] = "1";
+      // A panel that a move's answer left as it was still holds the version it was drawn at;
+      // what the player sees is the page's version.
+      if (e.detail.parameters.version !== undefined) e.detail.parameters.version = String(shownVersion());
     }
   });
 

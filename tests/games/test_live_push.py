@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import os
 import uuid
 
 import pytest
@@ -21,29 +20,16 @@ from django.urls import reverse
 
 from games import live, services
 from games.models import Game
+from tests.games.live_helpers import redis_url_or_skip
 from tests.games.play_helpers import next_move, start_game, users_by_seat
 
 pytestmark = pytest.mark.django_db
 WAIT = 10  # seconds before a test that hears nothing gives up (never a measured time)
 
 
-def _redis_url() -> str | None:
-    for name in ("LIVE_REDIS_URL", "CELERY_BROKER_URL", "CACHE_URL"):
-        url = os.environ.get(name, "")
-        if url.startswith(("redis://", "rediss://")):
-            return url
-    return None
-
-
 @pytest.fixture
 def push(settings) -> str:
-    url = _redis_url()
-    if url is None:
-        pytest.skip("no Redis in this run (LIVE_REDIS_URL, CELERY_BROKER_URL or CACHE_URL): push is off")
-    try:
-        redis.Redis.from_url(url, socket_connect_timeout=2).ping()
-    except redis.RedisError as error:
-        pytest.skip(f"Redis at {url} does not answer: {error}")
+    url = redis_url_or_skip()
     settings.LIVE_REDIS_URL = url
     settings.LIVE_CHANNEL_PREFIX = f"test-{uuid.uuid4().hex}"
     return url
@@ -135,6 +121,9 @@ def test_the_stream_opens_with_the_version_then_passes_on_its_game_only(push, al
         await sync_to_async(live.publish)(game.pk + 1000, 99)
         await sync_to_async(live.publish)(game.pk, game.version + 1)
         assert await _next(chunks) == f"event: version\ndata: {game.version + 1}\n\n".encode()
+        # A chat message: the page fetches the chat's lines.
+        await sync_to_async(live._publish_to)(live.channel(), game.pk, live.CHAT)
+        assert await _next(chunks) == b"event: chat\ndata: 1\n\n"
         await chunks.aclose()
 
     async_to_sync(scenario)()
@@ -254,3 +243,16 @@ def test_a_finished_game_has_no_stream(push, alice, bob):
         return (await client.get(reverse("games:game_events", args=[game.pk]))).status_code
 
     assert async_to_sync(scenario)() == 404
+
+
+def test_a_chat_message_is_published_once_committed(push, alice, bob, django_capture_on_commit_callbacks):
+    from moderation import services as moderation_services
+
+    game = start_game(alice, bob)
+    pubsub = _subscriber(push)
+
+    with django_capture_on_commit_callbacks(execute=True):
+        moderation_services.chat_post(user=alice, game=game, text="good luck", is_player=True)
+
+    message = pubsub.get_message(timeout=WAIT)
+    assert message["type"] == "message" and message["data"] == f"{game.pk} chat".encode()
