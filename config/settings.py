@@ -135,6 +135,8 @@ if DATABASE_URL:
             "min_size": env_int("DATABASE_POOL_MIN", 2, minimum=1),
             "max_size": env_int("DATABASE_POOL_MAX", 10, minimum=1),
         }
+elif env_bool("DATABASE_POOL", False):
+    raise ImproperlyConfigured("DATABASE_POOL=true needs a PostgreSQL DATABASE_URL.")
 else:
     DATABASES = {
         "default": {

@@ -19,6 +19,7 @@ import uuid
 
 import pytest
 from asgiref.sync import sync_to_async
+from django.conf import settings as django_settings
 from django.db import connection, connections
 
 from games.models import Game
@@ -184,3 +185,34 @@ def test_without_redis_the_page_polls(browser, asgi_site, settings, alice, bob):
         context.close()
 
 
+
+
+def test_a_dropped_stream_falls_back_to_polling_and_reconnects(browser, asgi_site, alice, bob):
+    import os
+
+    import redis
+
+    from games import services
+    from tests.games.play_helpers import next_move
+
+    game = start_game(alice, bob)
+    context, page = open_game(browser, asgi_site, alice, game, DESKTOP)
+    try:
+        page.locator("#game-live[data-push=open]").wait_for()
+        shown = _version(page)
+        # The server loses its subscription (Redis restarted, say): every stream ends.
+        admin = redis.Redis.from_url(django_settings.LIVE_REDIS_URL)
+        ours = [c for c in admin.client_list() if c["name"].startswith(f"monopoly-live-{os.getpid()}-")]
+        assert ours, "the server holds no subscription"
+        for c in ours:
+            admin.client_kill_filter(_id=c["id"])
+        page.locator("#game-live[data-push=closed]").wait_for()
+        # A move meanwhile reaches the page all the same (by the poll, or the stream once back).
+        seat, move = next_move(game)
+        services.game_submit_action(game=game, user=users_by_seat(game)[seat], action=move,
+                                    expected_version=game.version)
+        _wait_version(page, shown + 1)
+        # And the page listens again.
+        page.locator("#game-live[data-push=open]").wait_for(timeout=30000)
+    finally:
+        context.close()
