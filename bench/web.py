@@ -5,7 +5,9 @@
 
 Runs the site with gunicorn on 127.0.0.1 against PostgreSQL (DATABASE_URL, by default
 postgres://postgres@127.0.0.1:5432/monopoly_bench, created and migrated here), with
-DEBUG=false as in production. It makes 2 x N users and N two-player live classic games, then
+DEBUG=false as in production: uvicorn's workers (ASGI, a connection pool each, push through the
+Redis of LIVE_REDIS_URL or CACHE_URL), or with ``--server wsgi`` sync workers that poll (the
+site before issue 12). It makes 2 x N users and N two-player live classic games, then
 drives them from one asyncio process with httpx, the players signed in with their own session
 cookies. The bots see only what a player sees: the game page once (version, CSRF cookie), then
 ``games:game_legal`` (the viewer's legal actions, as JSON), and they post the chosen move to
@@ -21,7 +23,11 @@ cookies. The bots see only what a player sees: the game page once (version, CSRF
   version and the player's next legal actions, so the bot reads legal.json only when it has
   nothing fresh (at the start, after a refusal) or when the game waits on the other player;
 - with ``--think`` > 0, the minimal endpoint and htmx moves again, each player pausing about
-  that many seconds between requests: latency at a pace people could keep.
+  that many seconds between requests: latency at a pace people could keep;
+- push (ASGI): ``--idle-pages`` open pages (event streams: the players', then spectators')
+  while nothing moves, the server's CPU over ``--idle-seconds``; then the players move again
+  while one other page per game listens: the time from a move's request to that page's
+  version event, and to the game fetched on it (p50/p99).
 
 The phases are cut into ``--rounds`` slices taken in turn, so that other work on the machine
 weighs on all of them alike; the CPU that gunicorn, PostgreSQL, the client and everything else
@@ -771,7 +777,8 @@ async def push_latency(base: str, games: list[BenchGame], seconds: float, think:
             t.cancel()
         await asyncio.gather(*watching, return_exceptions=True)
         await watchers.aclose()
-    return {"games": len(live), "moves": len(act.latencies), "event": to_event, "page": to_page}
+    return {"games": len(live), "moves": len(act.latencies), "event": to_event, "page": to_page,
+            "answer": act.latencies}
 
 
 def quantiles_ms(values: list[float]) -> str:
@@ -1064,7 +1071,8 @@ def main(argv: list[str] | None = None) -> int:
         print(
             f"push, a move to the other page of its game ({lat['games']} games, {lat['moves']} moves, "
             f"think {max(args.think, 0.5):g} s): the version event {quantiles_ms(lat['event'])}; "
-            f"the page fetched {quantiles_ms(lat['page'])}"
+            f"the page fetched {quantiles_ms(lat['page'])} (from the move's request; the mover's own "
+            f"answer took {quantiles_ms(lat['answer'])})"
         )
     print()
     for line in queries:

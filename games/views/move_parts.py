@@ -88,7 +88,7 @@ def _tools(st, acting: int | None, choices) -> tuple:
 
 def move_answer(request: HttpRequest, *, before: Game, seats: list[Seat], ctx: dict[str, Any], log_page: int,
                 shown_state) -> HttpResponse | None:
-    """The parts a move changed, as htmx partials; None when the full fragment must go
+    """The parts a move changed, as out-of-band swaps; None when the full fragment must go
     (the game is over now). ``before`` is the game as the page showed it, ``ctx`` the page's
     context after the move (games.views.play._context), ``shown_state`` play._shown_state."""
     game: Game = ctx["game"]
@@ -136,7 +136,7 @@ def _parts(request: HttpRequest, *, before: Game, seats: list[Seat], ctx: dict[s
     parts.extend(_log_parts(request, ctx, old.seq, log_page))
 
     # The slots, when what they show changed. (Their forms' hidden version may lag behind: the
-    # page's script posts the version the page is at, games.js.)
+    # page's script posts the version the page is at, game.js.)
     new_choices = ctx["choices"]
     if _tools(old, acting, old_choices) != (new_choices.debt, new_choices.manage, ctx["builder"]):
         parts.append(_into("#game-tools", "innerHTML",
