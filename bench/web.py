@@ -5,7 +5,9 @@
 
 Runs the site with gunicorn on 127.0.0.1 against PostgreSQL (DATABASE_URL, by default
 postgres://postgres@127.0.0.1:5432/monopoly_bench, created and migrated here), with
-DEBUG=false as in production. It makes 2 x N users and N two-player live classic games, then
+DEBUG=false as in production: uvicorn's workers (ASGI, a connection pool each, push through the
+Redis of LIVE_REDIS_URL or CACHE_URL), or with ``--server wsgi`` sync workers that poll (the
+site before issue 12). It makes 2 x N users and N two-player live classic games, then
 drives them from one asyncio process with httpx, the players signed in with their own session
 cookies. The bots see only what a player sees: the game page once (version, CSRF cookie), then
 ``games:game_legal`` (the viewer's legal actions, as JSON), and they post the chosen move to
@@ -21,7 +23,11 @@ cookies. The bots see only what a player sees: the game page once (version, CSRF
   version and the player's next legal actions, so the bot reads legal.json only when it has
   nothing fresh (at the start, after a refusal) or when the game waits on the other player;
 - with ``--think`` > 0, the minimal endpoint and htmx moves again, each player pausing about
-  that many seconds between requests: latency at a pace people could keep.
+  that many seconds between requests: latency at a pace people could keep;
+- push (ASGI): ``--idle-pages`` open pages (event streams: the players', then spectators')
+  while nothing moves, the server's CPU over ``--idle-seconds``; then the players move again
+  while one other page per game listens: the time from a move's request to that page's
+  version event, and to the game fetched on it (p50/p99).
 
 The phases are cut into ``--rounds`` slices taken in turn, so that other work on the machine
 weighs on all of them alike; the CPU that gunicorn, PostgreSQL, the client and everything else
@@ -89,6 +95,8 @@ def configure_environment() -> str:
             "VAR_DIR": str(ROOT / "var" / "bench"),
             "LOG_LEVEL": "WARNING",
             "DJANGO_SETTINGS_MODULE": "config.settings",
+            # Pub/sub channels are shared by every user of the Redis: this run's own.
+            "LIVE_CHANNEL_PREFIX": f"bench-{os.getpid()}",
         }
     )
     return database_url
@@ -363,11 +371,12 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def start_gunicorn(port: int, workers: int, threads: int) -> subprocess.Popen:
+def start_gunicorn(port: int, workers: int, threads: int, server: str = "asgi") -> subprocess.Popen:
     gunicorn = Path(sys.executable).with_name("gunicorn")
+    app = "config.asgi:application" if server == "asgi" else "config.wsgi:application"
     cmd = [
         str(gunicorn),
-        "config.wsgi:application",
+        app,
         "--bind",
         f"127.0.0.1:{port}",
         "--workers",
@@ -381,10 +390,22 @@ def start_gunicorn(port: int, workers: int, threads: int) -> subprocess.Popen:
         "--chdir",
         str(ROOT),
     ]
-    if threads > 1:
+    if server == "asgi":
+        # As in production (README): uvicorn's workers under gunicorn, a connection pool each.
+        # Idle keep-alive connections stay open between slices (gunicorn's default closes them
+        # after 2 s, racing the client's next request on them).
+        cmd += ["--worker-class", "uvicorn_worker.UvicornWorker", "--keep-alive", "120"]
+    elif threads > 1:
         cmd += ["--worker-class", "gthread", "--threads", str(threads)]
+    env = os.environ.copy()
+    if server == "asgi":
+        # Each request's synchronous part runs in a thread of its own under ASGI: connections
+        # come from a pool (settings.DATABASE_POOL), not one kept per thread.
+        env["DATABASE_POOL"] = "true"
+    else:
+        env["LIVE_REDIS_URL"] = ""
     # Its own process group, so that nothing of it outlives this script.
-    proc = subprocess.Popen(cmd, cwd=ROOT, env=os.environ.copy(), start_new_session=True)
+    proc = subprocess.Popen(cmd, cwd=ROOT, env=env, start_new_session=True)
 
     def stop() -> None:
         if proc.poll() is None:
@@ -479,6 +500,8 @@ async def game_loop(
     budget: list[int],
     mode: str,
     think: float,
+    parts: bool = True,
+    sent: dict | None = None,
 ) -> None:
     """Play on as the players would: read my legal actions, post one, read again. In ``json``
     mode the move's answer holds what the next move needs while the game waits on the same
@@ -513,6 +536,11 @@ async def game_loop(
         headers = {"X-CSRFToken": seat.csrf}
         if mode == "htmx":
             headers["HX-Request"] = "true"
+            # As the page's script asks (games/views/move_parts.py): only the changed parts.
+            if parts:
+                headers["X-Game-Parts"] = "1"
+            if sent is not None:
+                sent[(game.pk, info["version"] + 1)] = time.perf_counter()
         elif mode == "json":
             headers["Accept"] = "application/json"
         budget[0] -= 1
@@ -546,7 +574,7 @@ class Phase:
         what = {
             "minimal": "minimal: lock + update one row",
             "read": "legal.json alone",
-            "htmx": "move, htmx (fragment)",
+            "htmx": "move, htmx (changed parts)",
             "form": "move, plain form (302)",
             "json": "move, JSON",
         }[self.kind]
@@ -594,13 +622,14 @@ async def run_phase(games: list[BenchGame], seconds: float, phase: Phase) -> Non
         s.seconds += elapsed
 
 
-async def drive(base: str, games: list[tuple[int, list[str]]], args, proc) -> list[Phase]:
+async def drive(base: str, games: list[tuple[int, list[str]]], args, proc) -> tuple[list[Phase], dict]:
     """The phases, in ``args.rounds`` rounds of ``args.seconds / args.rounds`` each, taken in
     turn: whatever else the machine does then weighs on every phase alike."""
     import httpx
 
     await wait_until_up(base, proc)
-    limits = httpx.Limits(max_connections=4, max_keepalive_connections=4)
+    # (Room for a page's event stream beside its requests.)
+    limits = httpx.Limits(max_connections=6, max_keepalive_connections=4)
     bench_games = []
     for pk, cookies in games:
         seats = [
@@ -608,7 +637,8 @@ async def drive(base: str, games: list[tuple[int, list[str]]], args, proc) -> li
                 httpx.AsyncClient(
                     base_url=base,
                     cookies={"sessionid": c},
-                    timeout=HTTP_TIMEOUT,
+                    # (An event stream waits longer than any answer: its heartbeats are 30 s apart.)
+                    timeout=httpx.Timeout(HTTP_TIMEOUT, read=None),
                     limits=limits,
                     follow_redirects=False,
                 )
@@ -637,14 +667,125 @@ async def drive(base: str, games: list[tuple[int, list[str]]], args, proc) -> li
                 with meter:
                     await run_phase(bench_games, args.seconds / args.rounds, phase)
                 phase.cpu = [a + b for a, b in zip(phase.cpu, meter.used, strict=True)]
+        push = {}
+        if args.server == "asgi" and args.idle_pages:
+            push["idle"] = await idle_pages(base, bench_games, args.idle_pages, args.idle_seconds,
+                                            CpuMeter(proc.pid, args.database_url))
+            push["latency"] = await push_latency(base, bench_games, args.seconds, max(args.think, 0.5))
         over = sum(g.over for g in bench_games)
         if over:
             print(f"({over} of the games ended during the run)")
-        return phases
+        return phases, push
     finally:
         for g in bench_games:
             for s in g.seats:
                 await s.client.aclose()
+
+
+# ---------------------------------------------------------------------------------------------
+# Push: idle open pages, and how soon a move reaches the other pages
+# ---------------------------------------------------------------------------------------------
+
+
+async def _stream_events(client, url: str, on_version, opened: asyncio.Event | None = None) -> None:
+    """Read a game's event stream as a page does, calling ``on_version(v)`` for each version."""
+    async with client.stream("GET", url, headers={"Accept": "text/event-stream"}) as r:
+        if r.status_code != 200:
+            raise RuntimeError(f"{url}: {r.status_code}")
+        event = None
+        async for line in r.aiter_lines():
+            if line.startswith("event: "):
+                event = line[7:]
+            elif line.startswith("data: ") and event == "version":
+                if opened is not None and not opened.is_set():
+                    opened.set()
+                await on_version(int(line[6:]))
+
+
+async def idle_pages(base: str, games: list[BenchGame], pages: int, seconds: float, meter: CpuMeter) -> dict:
+    """``pages`` open game pages (event streams: the players' own, then spectators) while
+    nothing moves: the server's CPU over ``seconds``."""
+    import httpx
+
+    spectators = httpx.AsyncClient(base_url=base, timeout=None,
+                                   limits=httpx.Limits(max_connections=pages, max_keepalive_connections=0))
+    owners = [seat.client for g in games for seat in g.seats]
+    tasks, openings = [], []
+
+    async def nothing(_v: int) -> None:
+        return None
+
+    for i in range(pages):
+        game = games[i % len(games)]
+        client = owners[i] if i < len(owners) else spectators
+        opened = asyncio.Event()
+        openings.append(opened)
+        tasks.append(asyncio.create_task(_stream_events(client, f"/games/{game.pk}/events/", nothing, opened)))
+    try:
+        await asyncio.wait_for(asyncio.gather(*(o.wait() for o in openings)), 120)
+        failed = [t for t in tasks if t.done()]
+        with meter:
+            await asyncio.sleep(seconds)
+        return {"pages": pages - len(failed), "seconds": seconds, "cpu": meter.used}
+    finally:
+        for t in tasks:
+            t.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        await spectators.aclose()
+
+
+async def push_latency(base: str, games: list[BenchGame], seconds: float, think: float) -> dict:
+    """The players move (htmx, ``think`` seconds apart); on each game one other page (a
+    spectator's) listens and, on each version, fetches the game as the page does. The time from
+    a move's request to the version's event, and to the fetched game on that page."""
+    import httpx
+
+    sent: dict[tuple[int, int], float] = {}
+    to_event: list[float] = []
+    to_page: list[float] = []
+    watchers = httpx.AsyncClient(base_url=base, timeout=None,
+                                 limits=httpx.Limits(max_connections=2 * len(games)))
+    stop_at = time.monotonic() + seconds
+    act, legal = Series("moves"), Series("legal")
+
+    def watch(game: BenchGame):
+        shown = [None]
+
+        async def on_version(v: int) -> None:
+            if shown[0] is None:
+                shown[0] = v
+                return
+            t0 = sent.pop((game.pk, v), None)
+            if t0 is not None:
+                to_event.append(time.perf_counter() - t0)
+            r = await watchers.get(f"/games/{game.pk}/poll/?v={shown[0]}", headers={"HX-Request": "true"})
+            if t0 is not None and r.status_code == 200:
+                to_page.append(time.perf_counter() - t0)
+            shown[0] = v
+
+        return _stream_events(watchers, f"/games/{game.pk}/events/", on_version)
+
+    live = [g for g in games if not g.over]
+    watching = [asyncio.create_task(watch(g)) for g in live]
+    await asyncio.sleep(2)  # every watcher's stream open
+    try:
+        await asyncio.gather(*(game_loop(g, act, legal, stop_at, [MAX_REQUESTS_PER_PHASE], "htmx", think, sent=sent)
+                               for g in live))
+        await asyncio.sleep(2)  # the last events
+    finally:
+        for t in watching:
+            t.cancel()
+        await asyncio.gather(*watching, return_exceptions=True)
+        await watchers.aclose()
+    return {"games": len(live), "moves": len(act.latencies), "event": to_event, "page": to_page,
+            "answer": act.latencies}
+
+
+def quantiles_ms(values: list[float]) -> str:
+    if len(values) < 2:
+        return "too few"
+    q = statistics.quantiles(values, n=100, method="inclusive")
+    return f"p50 {1000 * q[49]:.0f} ms, p99 {1000 * q[98]:.0f} ms, max {1000 * max(values):.0f} ms"
 
 
 # ---------------------------------------------------------------------------------------------
@@ -761,7 +902,8 @@ def profile_moves(moves: int) -> None:
         fields = choose(info["actions"], info["pending"], rng)
         prof.enable()
         response = clients[seat].post(
-            f"/games/{game.pk}/act/", {"version": info["version"], **fields}, HTTP_HX_REQUEST="true"
+            f"/games/{game.pk}/act/", {"version": info["version"], **fields}, HTTP_HX_REQUEST="true",
+            HTTP_X_GAME_PARTS="1",
         )
         prof.disable()
         assert response.status_code == 200, response.content[:300]
@@ -789,7 +931,7 @@ def main(argv: list[str] | None = None) -> int:
         "--workers",
         type=int,
         default=3,
-        help="gunicorn sync workers (default 3: on 2 cores more of them only take turns on the "
+        help="gunicorn workers (default 3: on 2 cores more of them only take turns on the "
         "CPU, and latency grows)",
     )
     ap.add_argument(
@@ -805,6 +947,19 @@ def main(argv: list[str] | None = None) -> int:
         "--rounds", type=int, default=3, help="slices each phase is cut into, taken in turn"
     )
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument(
+        "--server",
+        choices=["asgi", "wsgi"],
+        default="asgi",
+        help="asgi (default): gunicorn with uvicorn workers, as in production, with push; "
+        "wsgi: sync workers, polling (the figures before issue 12)",
+    )
+    ap.add_argument(
+        "--idle-pages", type=int, default=500, help="open pages for the idle figure (asgi; 0: skip)"
+    )
+    ap.add_argument(
+        "--idle-seconds", type=float, default=60, help="length of the idle measurement (default 60)"
+    )
     ap.add_argument(
         "--profile",
         type=int,
@@ -822,6 +977,10 @@ def main(argv: list[str] | None = None) -> int:
         ap.error("--games must be 1-500, --seconds 1-300, --think 0-30 and --rounds 1-20")
 
     database_url = args.database_url = configure_environment()
+    if args.server == "asgi" and not any(
+        os.environ.get(n, "").startswith("redis") for n in ("LIVE_REDIS_URL", "CACHE_URL", "CELERY_BROKER_URL")
+    ):
+        ap.error("--server asgi pushes through Redis: set LIVE_REDIS_URL (or CACHE_URL, CELERY_BROKER_URL)")
     create_database(database_url)
     setup_django()
     if args.profile:
@@ -842,17 +1001,18 @@ def main(argv: list[str] | None = None) -> int:
     connections.close_all()
 
     port = free_port()
-    proc = start_gunicorn(port, args.workers, args.threads)
+    proc = start_gunicorn(port, args.workers, args.threads, args.server)
     try:
-        phases = asyncio.run(drive(f"http://127.0.0.1:{port}", games, args, proc))
+        phases, push = asyncio.run(drive(f"http://127.0.0.1:{port}", games, args, proc))
     finally:
         proc.stop()
 
-    workers = (
-        f"{args.workers} sync workers"
-        if args.threads <= 1
-        else f"{args.workers} gthread workers x {args.threads} threads"
-    )
+    if args.server == "asgi":
+        workers = f"{args.workers} uvicorn workers (ASGI, a connection pool each)"
+    elif args.threads <= 1:
+        workers = f"{args.workers} sync workers (WSGI)"
+    else:
+        workers = f"{args.workers} gthread workers x {args.threads} threads (WSGI)"
     print()
     print(
         f"gunicorn ({workers}) + PostgreSQL on {os.cpu_count()} cores, DEBUG=false; "
@@ -896,6 +1056,23 @@ def main(argv: list[str] | None = None) -> int:
             f"requests/s (with {reads / moves:.2f} legal.json reads per move); "
             f"gunicorn CPU per move {1000 * move_cpu:.1f} ms = {move_cpu / minimal_cpu:.2f}x the "
             f"minimal endpoint's {1000 * minimal_cpu:.1f} ms"
+        )
+    if push:
+        idle, lat = push["idle"], push["latency"]
+        gun = idle["cpu"][0]
+        minutes = idle["seconds"] / 60
+        print()
+        print(
+            f"push, {idle['pages']} idle open pages (event streams, {idle['seconds']:g} s, nothing moving): "
+            f"gunicorn {gun:.2f} CPU-s = {100 * gun / idle['seconds']:.2f}% of one core; "
+            f"{1000 * gun / max(1, idle['pages']) / minutes:.2f} ms of CPU per page per minute "
+            f"(postgres {idle['cpu'][1]:.2f} CPU-s)"
+        )
+        print(
+            f"push, a move to the other page of its game ({lat['games']} games, {lat['moves']} moves, "
+            f"think {max(args.think, 0.5):g} s): the version event {quantiles_ms(lat['event'])}; "
+            f"the page fetched {quantiles_ms(lat['page'])} (from the move's request; the mover's own "
+            f"answer took {quantiles_ms(lat['answer'])})"
         )
     print()
     for line in queries:

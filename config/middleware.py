@@ -7,6 +7,7 @@ from collections.abc import Callable
 from django.core.exceptions import BadRequest, SuspiciousOperation
 from django.http import HttpRequest, HttpResponse
 from django.http.multipartparser import MultiPartParserError
+from django.middleware.gzip import GZipMiddleware as DjangoGZipMiddleware
 from django.shortcuts import render
 from django.utils.log import log_response
 
@@ -42,3 +43,20 @@ class UnreadableFormMiddleware:
                              response=response, request=request)
                 return response
         return self.get_response(request)
+
+
+class GZipMiddleware(DjangoGZipMiddleware):
+    """Django's gzip of HTML answers (a game fragment shrinks about six times), except for streamed
+    answers: the game's event stream (games/views/live.py) must reach the page event by event,
+    and Django would compress each of its chunks as a gzip stream of its own. Static files come
+    compressed from WhiteNoise already.
+
+    BREACH (secrets guessed from the size of compressed answers that also reflect what the
+    attacker sent): the CSRF token in every form is masked afresh for each answer (Django's
+    ``get_token`` salts it), and Django's gzip adds up to 100 random bytes to each answer
+    (Heal-the-Breach, ``max_random_bytes``), so the sizes give nothing away."""
+
+    def process_response(self, request: HttpRequest, response: HttpResponse) -> HttpResponse:
+        if response.streaming:
+            return response
+        return super().process_response(request, response)

@@ -66,6 +66,8 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # HTML answers compressed (issue 12); the game's event stream is left alone (config/middleware.py).
+    "config.middleware.GZipMiddleware",
     # The Content-Security-Policy header on every answer, static files and error pages too.
     "csp.middleware.CSPMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
@@ -90,6 +92,9 @@ MIDDLEWARE = [
 
 ROOT_URLCONF = "config.urls"
 WSGI_APPLICATION = "config.wsgi.application"
+# The site runs under ASGI (uvicorn; bin/run, README "Production"): the game's event stream is a
+# long-lived connection that would tie up a WSGI worker. config/wsgi.py still works, with polling.
+ASGI_APPLICATION = "config.asgi.application"
 ASGI_APPLICATION = "config.asgi.application"
 
 TEMPLATES = [
@@ -122,6 +127,20 @@ if DATABASE_URL:
             conn_health_checks=True,
         )
     }
+    # Under ASGI (uvicorn) each request runs its synchronous code in a thread of its own, so a
+    # connection kept per thread (CONN_MAX_AGE) is opened anew for every request: there, a pool
+    # per process (psycopg_pool, Django's "pool" option) lends one to each request instead.
+    if env_bool("DATABASE_POOL", False):
+        if not DATABASES["default"]["ENGINE"].endswith("postgresql"):
+            raise ImproperlyConfigured("DATABASE_POOL=true needs a PostgreSQL DATABASE_URL.")
+        DATABASES["default"]["CONN_MAX_AGE"] = 0
+        DATABASES["default"]["CONN_HEALTH_CHECKS"] = False
+        DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
+            "min_size": env_int("DATABASE_POOL_MIN", 2, minimum=1),
+            "max_size": env_int("DATABASE_POOL_MAX", 10, minimum=1),
+        }
+elif env_bool("DATABASE_POOL", False):
+    raise ImproperlyConfigured("DATABASE_POOL=true needs a PostgreSQL DATABASE_URL.")
 else:
     DATABASES = {
         "default": {
@@ -317,6 +336,29 @@ else:
             "KEY_PREFIX": "monopoly",
         }
     }
+
+# Sessions: read from the cache, written through to the database (a cache miss or a restart loses
+# no one's sign-in), so that a page read costs no session query (issue 12).
+SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
+
+# Push (issue 12, games/live.py): every committed move publishes "game N is at version V" on a
+# Redis pub/sub channel, and each open game page hears it through the server-sent events of
+# games/views/live.py. LIVE_REDIS_URL names that Redis; by default the cache's or the broker's
+# when either is Redis. Without one (the embedded defaults) the pages poll.
+LIVE_REDIS_URL = env_str("LIVE_REDIS_URL", "")
+if not LIVE_REDIS_URL:
+    _REDIS_URLS = [u for u in (CACHE_URL, env_str("CELERY_BROKER_URL", "")) if u.startswith(("redis://", "rediss://"))]
+    LIVE_REDIS_URL = _REDIS_URLS[0] if _REDIS_URLS else ""
+elif not LIVE_REDIS_URL.startswith(("redis://", "rediss://", "unix://")):
+    raise ImproperlyConfigured(
+        f"The environment variable LIVE_REDIS_URL must be a Redis URL (redis://...), not {LIVE_REDIS_URL!r}."
+    )
+# Pub/sub channels are shared by every database number of a Redis: the channel's name carries this
+# prefix and the database's name, so that two sites (or test runs) on one Redis never hear each other.
+LIVE_CHANNEL_PREFIX = env_str("LIVE_CHANNEL_PREFIX", "monopoly")
+# An open event stream sends a comment this often, so that proxies and browsers keep it open and
+# a dead connection is noticed; the only timer an idle page costs the server.
+LIVE_HEARTBEAT_SECONDS = env_int("LIVE_HEARTBEAT_SECONDS", 30, minimum=1)
 
 # Rate limits of our own endpoints (django-ratelimit; allauth's ACCOUNT_RATE_LIMITS keep their
 # defaults for the account pages). A request over the limit gets config.views.rate_limited: 429.

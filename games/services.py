@@ -25,7 +25,7 @@ from django.utils import timezone, translation
 from django.utils.translation import gettext_lazy as _
 
 from accounts.models import User
-from games import pause, records, standing, vacation
+from games import live, pause, records, standing, vacation
 from games.engine import (
     EngineError,
     GameState,
@@ -640,6 +640,8 @@ def _write(sub: Submission, seats: list[Seat], *, before: dict | None, fresh: bo
         result_id = game.pk
         transaction.on_commit(lambda: ratings_tasks.record_game_result.delay(result_id))
     game.save(update_fields=fields)
+    # The game's open pages hear of the new version once it is committed (games/live.py).
+    live.publish_on_commit(game.pk, game.version)
     _sync_rows(game, state, before, sub.events, now)
     if game.table.pace == Table.Pace.CORRESPONDENCE:
         # Issue 14: who hears what about this move (a wait that begins, a forfeit, the start or

@@ -2,12 +2,13 @@
 
 from django.urls import path
 
-from games.views import aids, api, deeds, play, trade_preview
+from games.views import aids, api, deeds, live, play, trade_preview
 
 urlpatterns = [
     path("games/<int:game_id>/", play.game, name="game"),
     path("games/<int:game_id>/act/", play.act, name="game_act"),
     path("games/<int:game_id>/poll/", play.poll, name="game_poll"),
+    path("games/<int:game_id>/events/", live.events, name="game_events"),
     path("games/<int:game_id>/log/", play.log, name="game_log"),
     # Correspondence aids (RULES.md 15): standing orders and vacation.
     path("games/<int:game_id>/standing/", aids.standing_orders, name="game_standing"),

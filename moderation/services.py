@@ -8,14 +8,17 @@ effect nor an audit row, and an audit row never describes something that did not
 from __future__ import annotations
 
 from datetime import timedelta
+from importlib import import_module
 from typing import Any
 
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.sessions.models import Session
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from games import live
 from games.errors import SiteRefusal
 from games.models import Game, GameAction, Table, TradeRow
 from moderation import selectors
@@ -92,12 +95,16 @@ def _locked_user(user):
 
 
 def _end_sessions(user) -> int:
-    """Sign the user out everywhere (database sessions: the only backend this site uses)."""
+    """Sign the user out everywhere. Sessions are cached_db (settings.SESSION_ENGINE): each is
+    deleted through its store, so that the cached copy goes with the row (a row deleted alone
+    would leave the person signed in from the cache)."""
     ended = []
     for session in Session.objects.filter(expire_date__gt=timezone.now()).iterator():
         if session.get_decoded().get("_auth_user_id") == str(user.pk):
             ended.append(session.session_key)
-    Session.objects.filter(session_key__in=ended).delete()
+    store = import_module(settings.SESSION_ENGINE).SessionStore
+    for key in ended:
+        store(session_key=key).delete()
     return len(ended)
 
 
@@ -216,6 +223,7 @@ def game_close(*, moderator, game: Game, reason: str, report: Report | None = No
     game.status, game.deadline, game.finished_at, game.winner_seat = Game.Status.ABORTED, None, now, None
     game.version += 1  # open pages refresh and show the game as over
     game.save(update_fields=["status", "deadline", "finished_at", "winner_seat", "version", "updated_at"])
+    live.publish_on_commit(game.pk, game.version)
     Table.objects.filter(pk=game.table_id).update(status=Table.Status.FINISHED)
     if report is not None:
         _resolve(moderator=moderator, report=report, outcome=Report.Outcome.CLOSED, note=reason)
@@ -260,7 +268,9 @@ def chat_post(*, user, game: Game, text: str, is_player: bool) -> ChatMessage:
     since = timezone.now() - CHAT_RATE_WINDOW
     if ChatMessage.objects.filter(author=user, created_at__gt=since).count() >= CHAT_RATE_COUNT:
         raise ModerationError(_("You are writing too fast: wait a minute before the next message."))
-    return ChatMessage.objects.create(game=game, author=user, author_name=user.public_name, text=text)
+    message = ChatMessage.objects.create(game=game, author=user, author_name=user.public_name, text=text)
+    live.publish_chat_on_commit(game.pk)  # the game's open pages fetch the chat (games/live.py)
+    return message
 
 
 @transaction.atomic
@@ -274,6 +284,7 @@ def message_set_hidden(*, moderator, message: ChatMessage, hidden: bool, reason:
         raise ModerationError(_("The message is already hidden.") if hidden else _("The message is not hidden."))
     message.hidden_at, message.hidden_by = (timezone.now(), moderator) if hidden else (None, None)
     message.save(update_fields=["hidden_at", "hidden_by"])
+    live.publish_chat_on_commit(message.game_id)
     if report is not None:
         _resolve(moderator=moderator, report=report, outcome=Report.Outcome.HIDDEN, note=reason)
     _audit(moderator=moderator,

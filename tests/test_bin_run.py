@@ -116,7 +116,7 @@ def bin_run(tmp_path):
         # Whatever a failed test left running (each service has a process group of its own);
         # only processes of ours that are still there, never a pid taken by someone else since.
         for pid in seen | _descendants(proc.pid):
-            if _alive(pid) and any(word in _cmdline(pid) for word in ("celery", "manage.py", "bin/run")):
+            if _alive(pid) and any(word in _cmdline(pid) for word in ("celery", "uvicorn", "manage.py", "bin/run")):
                 with contextlib.suppress(OSError):
                     os.kill(pid, signal.SIGKILL)
         if proc.poll() is None:
@@ -136,6 +136,8 @@ def test_when_the_worker_is_killed_bin_run_stops_everything_and_the_one_beat(bin
     # Exactly one scheduler, in a process of its own: not the worker's embedded beat (-B).
     beat, worker = _role(started, "beat"), _role(started, "worker")
     assert beat != worker and " -B" not in _cmdline(worker) and "--beat" not in _cmdline(worker)
+    # The site is served by uvicorn, an ASGI server (the game's event stream, issue 12).
+    assert any("uvicorn config.asgi:application" in _cmdline(pid) for pid in started)
 
     os.kill(worker, signal.SIGKILL)
     bin_run.wait(timeout=STOP_TIMEOUT)

@@ -111,3 +111,31 @@ def test_settings_start_in_production_mode_with_a_secret_key():
     result = _import_settings(DEBUG="false", SECRET_KEY="s3cret-for-the-test")
 
     assert result.returncode == 0, result.stderr
+
+
+def _setting(expr: str, **env: str) -> subprocess.CompletedProcess:
+    clean = {k: v for k, v in os.environ.items()
+             if k not in {"LIVE_REDIS_URL", "CACHE_URL", "CELERY_BROKER_URL", "DATABASE_URL", "DATABASE_POOL"}}
+    return subprocess.run(
+        [sys.executable, "-c", f"import config.settings as s; print({expr})"],
+        cwd=ROOT, env={**clean, **env}, capture_output=True, text=True, timeout=60,
+    )
+
+
+def test_push_uses_the_caches_or_the_brokers_redis_and_none_by_default():
+    assert _setting("repr(s.LIVE_REDIS_URL)").stdout.strip() == "''"  # embedded defaults: the pages poll
+    assert _setting("s.LIVE_REDIS_URL", CELERY_BROKER_URL="redis://127.0.0.1:6379/3").stdout.strip() == \
+        "redis://127.0.0.1:6379/3"
+    assert _setting("s.LIVE_REDIS_URL", CACHE_URL="redis://127.0.0.1:6379/4",
+                    CELERY_BROKER_URL="redis://127.0.0.1:6379/3").stdout.strip() == "redis://127.0.0.1:6379/4"
+    bad = _setting("s.LIVE_REDIS_URL", LIVE_REDIS_URL="amqp://localhost")
+    assert bad.returncode != 0 and "LIVE_REDIS_URL" in bad.stderr
+
+
+def test_sessions_come_from_the_cache_and_a_pool_needs_postgresql():
+    assert _setting("s.SESSION_ENGINE").stdout.strip() == "django.contrib.sessions.backends.cached_db"
+    pooled = _setting("s.DATABASES['default']['OPTIONS']['pool'], s.DATABASES['default']['CONN_MAX_AGE']",
+                      DATABASE_URL="postgres://u@127.0.0.1:5432/x", DATABASE_POOL="true")
+    assert pooled.stdout.strip() == "{'min_size': 2, 'max_size': 10} 0", pooled.stderr
+    refused = _setting("1", DATABASE_POOL="true")
+    assert refused.returncode != 0 and "DATABASE_POOL" in refused.stderr

@@ -26,13 +26,13 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from django_htmx.http import reswap, retarget
 
 from config.ratelimit import limit
-from games import records, services
+from games import live, records, services
 from games.board_words import localized_board
 from games.engine import GameState, describe
 from games.errors import translate_refusal
 from games.models import Game, GameAction, Replay, Seat, Table
 from games.selectors import live_names, name_changes
-from games.views import present
+from games.views import move_parts, present
 from games.views.api import refusal_json, seat_actions
 from games.views.errors import refused_page
 from games.views.play_forms import FormError, number_ranges, parse_action, prefill_from
@@ -152,6 +152,8 @@ def _context(request: HttpRequest, game: Game, seats: list[Seat], me: Seat | Non
         # is the site's backstop, not a time anyone is given).
         "deadline": game.deadline if active and not bots_waited_on else None,
         "poll_seconds": POLL_SECONDS[Table.Pace.LIVE] if bots_waited_on else POLL_SECONDS.get(game.table.pace, 15),
+        # Push where Redis is configured (games/live.py); the page polls without it.
+        "live_url": reverse("games:game_events", args=[game.pk]) if active and live.pushes_to(request) else None,
         "flash": flash, "flash_level": flash_level,
         "board_name": state.board.name,
     }
@@ -317,6 +319,13 @@ def act(request: HttpRequest, game_id: int) -> HttpResponse:
                         error=f"Refused: {e}.", status=400, prefill=prefill, refusal=refusal_json(e))
     if as_json:
         return _moved_json(sub, me)
+    if move_parts.wanted(request):
+        # The page's own script: only the parts the move changed (issue 12).
+        ctx = _context(request, sub.game, seats, me)
+        answer = move_parts.move_answer(request, before=game, seats=seats, ctx=ctx, log_page=LOG_PAGE,
+                                        shown_state=_shown_state)
+        if answer is not None:
+            return answer
     # The service's game is the position just committed (seats do not change in play).
     return _answer(request, game_id, message=None, status=200, loaded=(sub.game, seats, me))
 

@@ -127,11 +127,15 @@ def wait_for_version(page, at_least: int) -> str:
 
 
 def submit(page, button) -> None:
-    """Click a button of the game page and wait for htmx to swap in the fresh #game."""
+    """Click a button of the game page and wait for its answer: the parts the move changed (the
+    page's version moves on, games/views/move_parts.py) or, for a refusal, a fresh #game."""
+    before = version(page)
     page.evaluate("document.getElementById('game').dataset.old = 'yes'")
     button.click()
     page.wait_for_function(
-        "() => { const g = document.getElementById('game'); return g && !g.dataset.old; }",
+        "v => { const g = document.getElementById('game');"
+        " return g && (!g.dataset.old || +g.dataset.version > v); }",
+        arg=before,
         timeout=10000,
     )
 
