@@ -13,10 +13,9 @@ from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.db.models import Q
 from django.db.models.fields.json import KT
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.text import capfirst
 from django.utils.translation import gettext as _
@@ -30,7 +29,7 @@ from games import records, services
 from games.engine import GameState, describe
 from games.models import Game, GameAction, Replay, Seat, Table
 from games.refusals import translate_refusal
-from games.selectors import live_names, name_changes
+from games.selectors import VisibleGame, live_names, name_changes, visible_game, visible_game_version
 from games.views import present
 from games.views.api import seat_actions
 from games.views.errors import refused_page
@@ -49,17 +48,13 @@ NOT_A_PLAYER = gettext_noop("Only the players of this game may make moves.")
 # Loading and permissions
 # ---------------------------------------------------------------------------------------------
 
-def _load(request: HttpRequest, game_id: int) -> tuple[Game, list[Seat], Seat | None]:
-    """The game, its seats and the viewer's seat. Anyone may watch a public table's game;
-    a private one exists only for its players (404 for everyone else)."""
-    game = get_object_or_404(Game.objects.select_related("table"), pk=game_id)
-    seats = list(Seat.objects.filter(table_id=game.table_id).select_related("user"))
-    me = None
-    if request.user.is_authenticated:
-        me = next((s for s in seats if s.user_id == request.user.pk), None)
-    if game.table.is_private and me is None:
+def _load(request: HttpRequest, game_id: int) -> VisibleGame:
+    """The game, its seats and the viewer's seat, if the viewer may see it (the one rule:
+    selectors.visible_game); 404 for everyone else."""
+    seen = visible_game(game_id=game_id, user=request.user)
+    if seen is None:
         raise Http404("no such game")
-    return game, seats, me
+    return seen
 
 
 # ---------------------------------------------------------------------------------------------
@@ -164,10 +159,7 @@ def game(request: HttpRequest, game_id: int) -> HttpResponse:
 def poll(request: HttpRequest, game_id: int) -> HttpResponse:
     """204 while the game has not moved past the version the page shows (one small query),
     else the fresh ``#game`` fragment."""
-    visible = Q(table__is_private=False)
-    if request.user.is_authenticated:
-        visible |= Q(table__seats__user=request.user)
-    version = Game.objects.filter(visible, pk=game_id).values_list("version", flat=True).first()
+    version = visible_game_version(game_id=game_id, user=request.user)
     if version is None:
         raise Http404("no such game")
     if request.user.is_authenticated:

@@ -84,13 +84,9 @@ def _int(value: str | None) -> int | None:
 
 
 def _table_or_404(request: HttpRequest, table_id: int, *, code: str = "") -> Table:
-    """A table the user may act on: public, theirs, or reached with its invitation code."""
-    table = Table.objects.filter(pk=table_id).first()
+    """A table the user may act on: one they may see, or reached with its invitation code."""
+    table = selectors.visible_table(table_id=table_id, user=request.user, code=code)
     if table is None:
-        raise Http404("No such table.")
-    if code and code == table.invite_code:
-        return table
-    if not selectors.user_may_see_table(table=table, user=request.user):
         raise Http404("No such table.")
     return table
 
@@ -123,11 +119,13 @@ def _table_context(request: HttpRequest, page: selectors.TablePage, *, code: str
 def _after_write(request: HttpRequest, table: Table, *, code: str = "") -> HttpResponse:
     """Where a table form lands: the table page, or with htmx its refreshed body."""
     if request.htmx:
-        page = selectors.table_page(table_id=table.pk, user=request.user)
+        page = selectors.table_page(table_id=table.pk, user=request.user, code=code)
+        if page is None:
+            raise Http404("No such table.")
         return render(
             request, "games/tables/_table_body.html", _table_context(request, page, code=code)
         )
-    if code and not selectors.user_may_see_table(table=table, user=request.user):
+    if code and selectors.visible_table(table_id=table.pk, user=request.user) is None:
         return redirect(invite_path(code))
     return redirect(table_path(table.pk))
 
@@ -250,7 +248,7 @@ def table_create(request: HttpRequest) -> HttpResponse:
 @require_safe
 def table_detail(request: HttpRequest, table_id: int) -> HttpResponse:
     page = selectors.table_page(table_id=table_id, user=request.user)
-    if not selectors.user_may_see_table(table=page.table, user=request.user, seats=page.seats):
+    if page is None:
         raise Http404("No such table.")
     return _render_table(request, page)
 
@@ -260,7 +258,9 @@ def table_detail(request: HttpRequest, table_id: int) -> HttpResponse:
 def table_invite(request: HttpRequest, code: str) -> HttpResponse:
     """The invitation link: anyone signed in who has it may see the table and sit down."""
     table = selectors.table_by_invite_code(code=code)
-    page = selectors.table_page(table_id=table.pk, user=request.user)
+    if table is None:
+        raise Http404("No table has this invitation link.")
+    page = selectors.table_page(table_id=table.pk, user=request.user, code=code)
     return _render_table(request, page, code=code)
 
 
