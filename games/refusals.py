@@ -33,6 +33,8 @@ from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext_lazy, pgettext_lazy
 
+from games.formats import money
+
 
 @dataclass(frozen=True)
 class Slot:
@@ -56,14 +58,6 @@ MONEY = Slot(r"-?\d+", "7", money=True)  # an amount of cash: "Nora has only $56
 VALUE = Slot(r".+?", "'abc'")  # a value as the engine quotes it (repr)
 REASON = Slot(r".+", "Bob has only 7 in cash", nested=True)
 SIDE = Slot(r"give|take", "give")
-
-
-def money(amount: int) -> str:
-    """An amount as the game page writes it ("$1,500"): games.views.present.money, imported here
-    when needed, as that module imports this one."""
-    from games.views.present import money as page_money
-
-    return page_money(amount)
 
 
 def _words(words: dict[str, Promise]) -> Slot:

@@ -17,8 +17,7 @@ from django.db.models import Count, Exists, OuterRef, Prefetch, Q, QuerySet
 from games.engine import RuleSet
 from games.links import game_path, table_path
 from games.models import Game, Invitation, Seat, Table
-from games.options import Change, pace_summary, rule_highlights, table_changes
-from games.services import table_rules
+from games.options import Change, pace_summary, rule_highlights, table_changes, table_rules
 
 LOBBY_LIMIT = 60
 _NEVER = datetime.max.replace(tzinfo=UTC)

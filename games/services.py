@@ -23,13 +23,13 @@ from django.utils import timezone, translation
 from django.utils.translation import gettext_lazy as _
 
 from accounts.models import User
+from config.celery import queue_on_commit
 from games import records
 from games.engine import (
     EngineError,
     GameState,
     IllegalAction,
     InvalidRules,
-    RuleSet,
     apply,
     auction_askee,
     new_game,
@@ -49,8 +49,10 @@ from games.models import (
     Table,
     TradeRow,
 )
+from games.options import table_rules
 from games.refusals import SiteRefusal
 from moderation.selectors import is_blocked
+from notifications.services import plan_game
 
 # RULES.md 4 and 10: live bidders get 20 s, live debtors 60 s; other decisions the preset's
 # turn_seconds. Correspondence tables give every decision the table's hours.
@@ -58,8 +60,6 @@ LIVE_BID_SECONDS = 20
 LIVE_DEBT_SECONDS = 60
 # Bots never loop forever: a submission stops letting bots act after this many bot actions.
 MAX_BOT_ACTIONS = 2000
-# Correspondence defaults for thresholds counted in rounds (RULES.md 1, pace).
-CORRESPONDENCE_ROUNDS = {"salary_stops_round": 40, "rent_tax_round": 50, "rent_tax_step_rounds": 3}
 
 
 class GameError(SiteRefusal):
@@ -86,33 +86,6 @@ class Submission:
     state: GameState
     events: list[dict] = field(default_factory=list)
     actions: int = 0
-
-
-# ---------------------------------------------------------------------------------------------
-# Rule sets for tables
-# ---------------------------------------------------------------------------------------------
-
-def table_rules(*, preset: str, options: dict[str, Any], pace: str) -> RuleSet:
-    """The engine rule set of a table. On correspondence tables every threshold the presets give
-    in minutes is counted in rounds instead (RULES.md 1, pace), unless the host set rounds."""
-    rules = RuleSet.build(preset, options)
-    if pace == Table.Pace.CORRESPONDENCE:
-        # No clock runs on these tables, so minutes never apply: a threshold the host gave in
-        # rounds replaces them, else the defaults in rounds do.
-        changes: dict[str, Any] = {}
-        if rules.salary_stops_minutes is not None:
-            changes["salary_stops_minutes"] = None
-            if rules.salary_stops_round is None:
-                changes["salary_stops_round"] = CORRESPONDENCE_ROUNDS["salary_stops_round"]
-        if rules.rent_tax_minutes is not None:
-            changes["rent_tax_minutes"] = None
-            if rules.rent_tax_round is None:
-                changes["rent_tax_round"] = CORRESPONDENCE_ROUNDS["rent_tax_round"]
-        if (rules.rent_tax_round is not None or "rent_tax_round" in changes) and rules.rent_tax_step_rounds is None:
-            changes["rent_tax_step_rounds"] = CORRESPONDENCE_ROUNDS["rent_tax_step_rounds"]
-        if changes:
-            rules = rules.with_options(**changes)
-    return rules
 
 
 # ---------------------------------------------------------------------------------------------
@@ -329,8 +302,7 @@ def invitation_create(*, table: Table, by, email: str) -> Invited:
                                     emailed_at=None if recent else now)
     if recent:
         return Invited(inv, Invited.RECENT)
-    from games import tasks
-    transaction.on_commit(lambda: tasks.send_invitation.delay(inv.pk))
+    queue_on_commit("games.tasks.send_invitation", inv.pk)
     return Invited(inv, Invited.SENT)
 
 
@@ -493,22 +465,17 @@ def _write(sub: Submission, seats: list[Seat], *, before: dict | None, fresh: bo
         fields += ["status", "winner_seat", "finished_at"]
         Table.objects.filter(pk=game.table_id).update(status=Table.Status.FINISHED)
         # Ratings, XP and achievements come from the record once it is committed (ratings app).
-        from ratings import tasks as ratings_tasks
-        result_id = game.pk
-        transaction.on_commit(lambda: ratings_tasks.record_game_result.delay(result_id))
+        queue_on_commit("ratings.tasks.record_game_result", game.pk)
     game.save(update_fields=fields)
     _sync_rows(game, state, before, sub.events, now)
     if game.table.pace == Table.Pace.CORRESPONDENCE:
         # Issue 14: who hears what about this move (a wait that begins, a forfeit, the start or
         # the end), written and e-mailed once each by a task after the commit.
-        from notifications.services import plan_game
         items = plan_game(game=game, seats=seats, previous_waiting=previous_waiting, state=state,
                           events=sub.events, started=before is None, over="finished_at" in fields,
                           version=game.version)
         if items:
-            from notifications import tasks as notification_tasks
-            gid = game.pk
-            transaction.on_commit(lambda: notification_tasks.notify.delay(gid, items))
+            queue_on_commit("notifications.tasks.notify", game.pk, items)
 
 
 def _sync_rows(game: Game, state: GameState, before: dict | None, events: list[dict], now: datetime) -> None:

@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import contextlib
 import os
-import socket
 import signal
+import socket
 import subprocess
 import time
 import urllib.request

@@ -24,7 +24,7 @@ from django.utils.timezone import template_localtime
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 
-from games.templatetags.play_tags import money as _money
+from games.formats import cost as _money
 from games.views.short_labels import short_label
 
 ICONS = {

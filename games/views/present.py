@@ -36,6 +36,7 @@ from games.engine import (
     visible_to,
     waiting_on,
 )
+from games.formats import money
 from games.models import GameAction
 from games.refusals import translate_refusal
 
@@ -53,10 +54,6 @@ def ink(colour: str) -> str:
     except (ValueError, TypeError):
         return "#111"
     return "#111" if 0.299 * r + 0.587 * g + 0.114 * b > 140 else "#fff"
-
-
-def money(amount: int) -> str:
-    return f"${amount:,}"
 
 
 def grid_place(index: int) -> tuple[int, int, str]:

@@ -26,7 +26,7 @@ from django.views.decorators.http import require_POST, require_safe
 from django_htmx.http import HttpResponseClientRedirect
 
 from config.ratelimit import limit
-from games import selectors, services
+from games import options, selectors, services
 from games.engine import PRESET_NAMES, PRESETS
 from games.forms import InviteForm, TableForm, TeamForm
 from games.links import absolute, game_path, invite_path, table_path
@@ -204,7 +204,7 @@ def _render_form(request: HttpRequest, form: TableForm, status: int = 200) -> Ht
     context = {
         "form": form,
         "presets": _preset_table(),
-        "correspondence_rounds": services.CORRESPONDENCE_ROUNDS,
+        "correspondence_rounds": options.CORRESPONDENCE_ROUNDS,
     }
     return render(request, "games/table_form.html", context, status=status)
 
