@@ -18,7 +18,11 @@ def queue_on_commit(name: str, *args) -> None:
     Services queue their tasks by name rather than by importing them: tasks are thin and call
     the services, so a service importing its tasks would close an import circle
     (tests/test_import_cycles.py). The name is looked up in the app's registry, which fails
-    loudly on a misspelt name, and the task is queued as ``delay`` queues it (eagerly when
+    loudly (NotRegistered, a KeyError) on a misspelt name, and the task is queued as ``delay`` queues it (eagerly when
     CELERY_TASK_ALWAYS_EAGER is on)."""
+    if name not in app.tasks:
+        # A web process has not imported the apps' tasks modules (a worker does at its start):
+        # import them now, as the worker does.
+        app.autodiscover_tasks(force=True)
     task = app.tasks[name]
     transaction.on_commit(lambda: task.delay(*args))
