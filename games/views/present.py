@@ -39,6 +39,7 @@ from games.engine import (
 from games.formats import money
 from games.models import GameAction
 from games.refusals import translate_refusal
+from games.views.short_labels import short_label
 
 # One colour per seat, for tokens, owner markers and the players' panels.
 PLAYER_COLOURS = ("#d62828", "#1d5fd8", "#138a43", "#e08a00", "#7c3aed", "#0891b2", "#c2185b", "#57534e")
@@ -206,8 +207,28 @@ def board_view(st: GameState, players: list[dict[str, Any]], *, targets: set[int
             "rent": rent, "rent_dice": rent_dice,
             "tokens": tokens.get(s.index, []), "target": s.index in targets,
             "here": not st.over and players[st.current]["pos"] == s.index,
+            "short": short_label(s.name),
         })
+        squares[-1]["facts"] = square_facts(st, squares[-1])
     return squares
+
+
+def square_facts(st: GameState, sq: dict[str, Any]) -> list[str]:
+    """What the board shows of a square besides its name and price, in words: the owner, the
+    mortgage, the buildings and the rent landing there costs now. The square's title (a tap on
+    a small board shows it) and the text a screen reader reads (issue 12) both say it."""
+    facts = []
+    if sq["owner"]:
+        facts.append(_("owned by %(name)s") % {"name": sq["owner"]["name"]})
+    if sq["mortgaged"]:
+        facts.append(_("mortgaged"))
+    if sq["level"]:
+        facts.append(_level_label(st, sq["level"]))  # (a hotel, or so many houses or branches)
+    if sq["rent"] is not None:
+        facts.append(_("rent %(amount)s") % {"amount": money(sq["rent"])})
+    elif sq["rent_dice"]:
+        facts.append(_("rent %(n)s times the dice") % {"n": sq["rent_dice"]})
+    return facts
 
 
 def dice_view(dice: list) -> list[dict[str, Any]]:

@@ -17,7 +17,7 @@ from tests.games.play_helpers import autoplay, start_game
 pytestmark = pytest.mark.django_db
 HTMX = {"HTTP_HX_REQUEST": "true"}
 SQUARE = re.compile(
-    r'<div class="sq [^"]*"\n style="[^"]*"\n title="([^"]*)" tabindex="-1">(.*?)</div>', re.S
+    r'<li class="sq [^"]*"\n style="[^"]*"\n title="([^"]*)" tabindex="-1">(.*?)</li>', re.S
 )
 CARD_KINDS = {"chance", "chest", "luck"}  # several squares alike, one label
 
@@ -137,11 +137,45 @@ def test_the_title_tells_owner_buildings_and_rent(client, alice, bob):
 
 
 def test_the_board_stays_light(client, alice, bob, charlie):
-    """The squares are redrawn on every move: their markup stays near 14 kB after a busy game
-    (12.6 kB before the short labels and rents)."""
+    """The squares are redrawn on every move: their markup stays near 16 kB after a busy game
+    (12.6 kB before the short labels and rents, about 15 kB before each square said its owner,
+    buildings and rent in text for screen readers, issue 12)."""
     game = autoplay(start_game(alice, bob, charlie), 120)
     client.force_login(alice)
     html = client.get(reverse("games:game_poll", args=[game.pk]), {"v": 0}, **HTMX).content
     board = html[html.index(b'<div class="board '):html.index(b'<div class="centre">')]
 
-    assert len(board) < 15_500, len(board)
+    assert len(board) < 17_000, len(board)
+
+
+def test_a_screen_reader_reads_the_board_as_a_list_of_squares_with_their_state(client, alice, bob):
+    """Issue 12: the squares are a list; each says in text (not only in its title) who owns it,
+    its buildings, its mortgage and its rent, and each token names its player."""
+    game = autoplay(start_game(alice, bob), 10)
+    state = GameState.from_json(game.state)
+    board = state.board
+    streets = [s for s in board.squares if s.kind == "street"]
+    built, mortgaged = streets[0], streets[3]
+    state.owner[built.index], state.level[built.index], state.mortgaged[built.index] = 1, 2, False
+    state.owner[mortgaged.index], state.level[mortgaged.index] = 0, 0
+    state.mortgaged[mortgaged.index] = True
+    state.players[0].pos = state.players[1].pos = built.index
+    game.state = state.to_json()
+    game.save(update_fields=["state"])
+    client.force_login(alice)
+
+    html = client.get(reverse("games:game_poll", args=[game.pk]), {"v": 0}, **HTMX).content.decode()
+    squares = rendered_squares(client, game)
+
+    assert '<ul class="squares" role="list" aria-label="The board">' in html
+    hidden = [text(markup, "visually-hidden") for _title, markup in squares]
+    assert hidden[built.index] == f"owned by Bob, 2 houses, rent ${built.rents[2]}"
+    assert hidden[mortgaged.index] == "owned by Alice, mortgaged"
+    unowned = next(s for s in streets if state.owner[s.index] < 0)
+    assert hidden[unowned.index] is None  # its name and price say it all
+    tokens = re.findall(r'<span class="token[^"]*" style="[^"]*" role="img" title="([^"]*)">([^<]+)</span>',
+                        squares[built.index][1])
+    assert sorted(tokens) == [("Alice", "A"), ("Bob", "B")]
+    # The picture of the buildings is hidden from screen readers: the words say it.
+    assert '<span class="band" aria-hidden="true"><span class="house"></span><span class="house"></span></span>' in (
+        squares[built.index][1])
