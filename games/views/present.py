@@ -331,6 +331,10 @@ def decision_text(st: GameState) -> str:
     return _("Waiting for %(name)s.") % {"name": who or cur}
 
 
+# The actions of the turn's own row of buttons (templates/games/partials/decisions/turn.html).
+TURN_ACTIONS = frozenset({"roll", "end_turn", "pay_fine", "use_card", "buy", "decline"})
+
+
 @dataclass
 class Choices:
     """The viewing player's legal actions, grouped the way the page offers them."""
@@ -358,6 +362,28 @@ class Choices:
     @property
     def targets(self) -> set[int]:
         return {t["sq"] for t in self.teleport} | {t["sq"] for t in self.destroy}
+
+    @property
+    def kinds(self) -> list[str]:
+        """The kinds of decision the viewer faces now, in the order the page offers them: each
+        has its include, templates/games/partials/decisions/<kind>.html."""
+        t = self.types
+        shown = [
+            ("turn", bool(t & TURN_ACTIONS)),
+            ("auction", "bid" in t or "pass" in t or self.max_bid is not None),
+            ("income_tax", self.income_tax is not None),
+            ("casino", self.casino or "casino_skip" in t),
+            ("bus", bool(self.bus)),
+            ("pick_square", bool(self.teleport or self.destroy)),
+            ("transfers", bool(self.transfers)),
+            ("placements", bool(self.placements)),
+            ("debt", self.debt is not None),
+        ]
+        return [kind for kind, wanted in shown if wanted]
+
+    @property
+    def templates(self) -> list[str]:
+        return [f"games/partials/decisions/{kind}.html" for kind in self.kinds]
 
 
 def choices_for(st: GameState, p: int | None) -> Choices:
