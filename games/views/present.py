@@ -39,7 +39,6 @@ from games.engine import (
 from games.formats import money
 from games.models import GameAction
 from games.refusals import translate_refusal
-from games.views.short_labels import short_label
 
 # One colour per seat, for tokens, owner markers and the players' panels.
 PLAYER_COLOURS = ("#d62828", "#1d5fd8", "#138a43", "#e08a00", "#7c3aed", "#0891b2", "#c2185b", "#57534e")
@@ -207,7 +206,7 @@ def board_view(st: GameState, players: list[dict[str, Any]], *, targets: set[int
             "rent": rent, "rent_dice": rent_dice,
             "tokens": tokens.get(s.index, []), "target": s.index in targets,
             "here": not st.over and players[st.current]["pos"] == s.index,
-            "short": short_label(s.name),
+            "short": s.short,
         })
         squares[-1]["facts"] = square_facts(st, squares[-1])
     return squares

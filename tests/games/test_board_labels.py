@@ -11,7 +11,7 @@ import pytest
 from django.urls import reverse
 
 from games.engine import HOTEL, GameState, load_board
-from games.views.short_labels import MAX_LENGTH, short_label
+from games.engine.boards import SHORT_LENGTH as MAX_LENGTH
 from tests.games.play_helpers import autoplay, start_game
 
 pytestmark = pytest.mark.django_db
@@ -87,15 +87,21 @@ def test_every_square_has_a_short_label_and_its_full_name(client, alice, bob, pr
         ("Ironforge Industries", "Iron"),
     ],
 )
-def test_short_labels(name, label):
-    assert short_label(name) == label
+def test_short_labels_come_from_the_board_data(name, label):
+    squares = [s for b in ("classic", "world") for s in load_board(b).squares if s.name == name]
+
+    assert squares and {s.short for s in squares} == {label}
 
 
-@pytest.mark.parametrize(
-    "name", ["X", "Ab", "Aeiouaeiou", "A B C D E F G", "Über-Straße", "  ", "-- ++", "St. X"]
-)
-def test_any_name_gets_a_short_label(name):
-    assert 1 <= len(short_label(name)) <= MAX_LENGTH
+@pytest.mark.parametrize("board_name", ["classic", "world"])
+def test_every_square_of_the_board_data_has_a_short_label_of_its_own(board_name):
+    board = load_board(board_name)
+    labels = {}
+    for s in board.squares:
+        assert 1 <= len(s.short) <= MAX_LENGTH and s.short.strip() == s.short, (s.name, s.short)
+        if s.kind not in CARD_KINDS:
+            labels.setdefault(s.short, []).append(s.name)
+    assert {k: v for k, v in labels.items() if len(v) > 1} == {}, "two squares share a label"
 
 
 def test_the_title_tells_owner_buildings_and_rent(client, alice, bob):
