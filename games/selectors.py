@@ -237,7 +237,7 @@ class DashboardEntry:
     @property
     def url(self) -> str:
         if self.game is not None:
-            return game_path(self.game.pk, self.table.pk)
+            return game_path(self.game.pk)
         return table_path(self.table.pk)
 
 

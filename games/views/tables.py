@@ -112,7 +112,7 @@ def _table_context(request: HttpRequest, page: selectors.TablePage, *, code: str
         "invite_url": invite_url,
         "invite_form": InviteForm(),
         "bot_choices": [(value, label) for value, label in Seat.Bot.choices if value],
-        "game_url": game_path(page.game.pk, table.pk) if page.game else "",
+        "game_url": game_path(page.game.pk) if page.game else "",
     }
 
 
@@ -130,11 +130,9 @@ def _after_write(request: HttpRequest, table: Table, *, code: str = "") -> HttpR
     return redirect(table_path(table.pk))
 
 
-def _to_game(request: HttpRequest, game_id: int, table_id: int) -> HttpResponse | None:
-    """Send the user on to a started game's page (None while that page does not exist yet)."""
-    target = game_path(game_id, table_id)
-    if target == table_path(table_id):
-        return None
+def _to_game(request: HttpRequest, game_id: int) -> HttpResponse:
+    """Send the user on to a started game's page."""
+    target = game_path(game_id)
     if request.htmx:
         return HttpResponseClientRedirect(target)
     return redirect(target)
@@ -144,9 +142,7 @@ def _render_table(
     request: HttpRequest, page: selectors.TablePage, *, code: str = ""
 ) -> HttpResponse:
     if page.game is not None:
-        response = _to_game(request, page.game.pk, page.table.pk)
-        if response is not None:
-            return response
+        return _to_game(request, page.game.pk)
     context = _table_context(request, page, code=code)
     if request.htmx:
         if request.GET.get("stamp") == context["stamp"]:
@@ -411,8 +407,4 @@ def table_start(request: HttpRequest, table_id: int) -> HttpResponse:
     except services.GameError as e:
         _error(request, e)
         return _after_write(request, table)
-    response = _to_game(request, game.pk, table.pk)
-    if response is None:
-        messages.success(request, _("The game has started."))
-        response = redirect("games:my_games")
-    return response
+    return _to_game(request, game.pk)
