@@ -121,7 +121,8 @@ def _after_write(request: HttpRequest, table: Table, *, code: str = "") -> HttpR
     if request.htmx:
         page = selectors.table_page(table_id=table.pk, user=request.user, code=code)
         if page is None:
-            raise Http404("No such table.")
+            # (They left a private table they had come to by its link: it is no longer theirs to see.)
+            return HttpResponseClientRedirect(reverse("games:lobby"))
         return render(
             request, "games/tables/_table_body.html", _table_context(request, page, code=code)
         )

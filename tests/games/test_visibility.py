@@ -10,7 +10,7 @@ import pytest
 from django.contrib.auth.models import AnonymousUser
 from django.urls import reverse
 
-from games import selectors
+from games import selectors, services
 from games.models import Invitation
 from tests.factories import UserFactory
 from tests.games.play_helpers import start_game
@@ -106,3 +106,17 @@ def test_selectors_answer_none_for_what_does_not_exist(alice):
 
 def test_no_selector_of_the_games_app_raises_http404():
     assert "Http404" not in inspect.getsource(selectors)
+
+
+def test_leaving_a_private_table_one_came_to_by_its_link_goes_back_to_the_lobby(client, alice, charlie):
+    table = services.table_create(host=alice, name="Secret", preset="classic", pace="live",
+                                  turn_hours=24, seat_count=3, is_private=True)
+    client.force_login(charlie)
+    join = client.post(reverse("games:table_join", args=[table.pk]), {"code": table.invite_code})
+    assert join.status_code == 302 and table.seats.filter(user=charlie).exists()
+
+    left = client.post(reverse("games:table_leave", args=[table.pk]), HTTP_HX_REQUEST="true")
+
+    assert left.status_code == 200 and left["HX-Redirect"] == reverse("games:lobby")
+    assert not table.seats.filter(user=charlie).exists()
+    assert client.get(reverse("games:table", args=[table.pk])).status_code == 404
