@@ -33,7 +33,8 @@ The phases are cut into ``--rounds`` slices taken in turn, so that other work on
 weighs on all of them alike; the CPU that gunicorn, PostgreSQL, the client and everything else
 used is printed with the figures. Then the number of queries the game page makes after 10 and
 200 actions (in-process, Django's CaptureQueriesContext). ``--profile N`` instead profiles N
-moves in-process and prints where their time goes.
+moves in-process and prints where their time goes; ``--render N`` times N renders of the game
+page, its fragment and its board, players and log partials, in-process.
 
 Everything listens on and talks to loopback only; each slice is bounded in time and requests;
 gunicorn runs in its own process group and is stopped on exit. Figures, never assertions.
@@ -916,6 +917,54 @@ def profile_moves(moves: int) -> None:
     stats.sort_stats("tottime").print_stats(30)
 
 
+def render_times(renders: int) -> None:
+    """The game page's render cost, in-process (no gunicorn, no network): a four-player game
+    after 200 actions, its full page and its htmx fragment fetched ``renders`` times each
+    (Django's test client, so the queries and middleware are in), and the board, the players'
+    panels and the log drawn alone (games.views.page_html, from the page's own context)."""
+    from django.test import Client
+    from django.test.utils import setup_test_environment, teardown_test_environment
+
+    from games.models import Game, GameAction
+    from games.views import page_html
+
+    users = make_extra_users("r", 4)
+    rng = random.Random(7)
+    for attempt in range(5):
+        game = make_game(*users, pace="live", name=f"Render {attempt}")
+        play_in_process(game, dict(enumerate(users)), 200, rng)
+        game.refresh_from_db()
+        if game.status == Game.Status.ACTIVE:
+            break
+    client = Client()
+    client.force_login(users[0])
+    url = f"/games/{game.pk}/"
+    # The page's context, caught once by Django's test instrumentation (which copies the context
+    # at every template render: it is switched off again for the timings).
+    setup_test_environment()
+    ctx = client.get(url).context
+    teardown_test_environment()
+    game_id = game.pk
+
+    def median_ms(fn) -> str:
+        fn()  # warm up
+        times = []
+        for _ in range(renders):
+            t = time.perf_counter()
+            fn()
+            times.append(time.perf_counter() - t)
+        return f"{1000 * statistics.median(times):7.2f} ms"
+
+    actions = GameAction.objects.filter(game=game).count()
+    print(f"game page render, in-process, a four-player game after {actions} actions "
+          f"(median of {renders}):")
+    print(f"  full page        {median_ms(lambda: client.get(url))}")
+    print(f"  htmx fragment    {median_ms(lambda: client.get(url, HTTP_HX_REQUEST='true'))}")
+    print(f"  board (40 sq.)   {median_ms(lambda: page_html.squares_html(ctx['squares'], economy=ctx['economy'], game_id=game_id))}")  # noqa: E501
+    print(f"  players' panels  {median_ms(lambda: page_html.players_html(ctx['players'], ctx['deadline']))}")
+    print(f"  log (20 entries) {median_ms(lambda: page_html.log_html(ctx['log']))}")
+
+
 # ---------------------------------------------------------------------------------------------
 
 
@@ -967,6 +1016,13 @@ def main(argv: list[str] | None = None) -> int:
         default=0,
         help="instead: profile this many moves in-process and print where time goes",
     )
+    ap.add_argument(
+        "--render",
+        type=int,
+        metavar="N",
+        default=0,
+        help="instead: time N renders of the game page and its partials in-process",
+    )
     args = ap.parse_args(argv)
     if not (
         1 <= args.games <= 500
@@ -985,6 +1041,10 @@ def main(argv: list[str] | None = None) -> int:
     setup_django()
     if args.profile:
         profile_moves(args.profile)
+        return 0
+    if args.render:
+        make_users(0)
+        render_times(args.render)
         return 0
 
     from django.db import connections

@@ -23,7 +23,7 @@ class UnreadableFormMiddleware:
     a body: too large, too many fields) into one answer and one log line.
 
     Multipart bodies are left to the view that reads them: an upload may be refused by its size
-    before anything parses it (games.views.play.record_upload), and Django already marks a broken
+    before anything parses it (games.views.records.record_upload), and Django already marks a broken
     multipart body as read (later reads see an empty form), so it cannot raise twice.
     """
 

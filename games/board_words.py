@@ -66,13 +66,32 @@ GROUPS = (
 )
 
 
+# The short labels of those squares that a small board shows instead of their names (the board
+# data's "short"), where the reader's language needs its own: "Caja" for "Chest".
+SHORTS = {
+    "Chest": pgettext_lazy("board short label", "Chest"),
+    "Chan": pgettext_lazy("board short label", "Chan"),
+    "Luck": pgettext_lazy("board short label", "Luck"),
+    "Inc": pgettext_lazy("board short label", "Inc"),
+    "Lux": pgettext_lazy("board short label", "Lux"),
+    "Elec": pgettext_lazy("board short label", "Elec"),
+    "Water": pgettext_lazy("board short label", "Water"),
+}
+
+
+def short_word(short: str) -> str:
+    """A square's short label in the active language (itself when it has no entry)."""
+    word = SHORTS.get(short)
+    return str(word) if word is not None else short
+
+
 def board_word(name: str) -> str:
     """A name from the board data in the active language (itself when it has no entry)."""
     return pgettext("board", name) if name else name
 
 
 # The fields a square is made from (games/engine/boards.py, Square.__init__).
-_SQUARE_FIELDS = ("index", "kind", "name", "group", "price", "rents", "build_cost", "multipliers",
+_SQUARE_FIELDS = ("index", "kind", "name", "short", "group", "price", "rents", "build_cost", "multipliers",
                   "deck", "tax")
 
 
@@ -83,7 +102,8 @@ def _localized(board_name: str, language: str | None):
         "name": board.name, "level_names": list(board.level_names), "currency": board.currency,
         "groups": {key: {**info, "name": board_word(info.get("name", ""))}
                    for key, info in board.group_info.items()},
-        "squares": [{**{f: getattr(sq, f) for f in _SQUARE_FIELDS}, "name": board_word(sq.name)}
+        "squares": [{**{f: getattr(sq, f) for f in _SQUARE_FIELDS}, "name": board_word(sq.name),
+                     "short": short_word(sq.short)}
                     for sq in board.squares],
     }
     return type(board)(data)

@@ -1,19 +1,45 @@
-"""The demo game that `bin/run` sets up: the demo user against three strategy bots.
+"""The demo that `bin/run` sets up (``manage.py demo_setup``, games/management/commands/): the
+demo login and its game against three strategy bots.
 
-``accounts/management/commands/demo_setup.py`` calls ``create_demo_game(user)`` on every run, so
-it is idempotent: while the user's demo game is in play it is returned as it is.
+The command runs on every start, so both are idempotent: the login is reset to the printed
+password, and while the user's demo game is in play it is returned as it is.
 """
 
 from __future__ import annotations
 
+from allauth.account.models import EmailAddress
 from django.db import transaction
 
 from accounts.models import User
 from games import services
 from games.models import Game, Seat, Table
 
+DEMO_USERNAME = "demo"
+DEMO_PASSWORD = "demo-password"
+DEMO_EMAIL = "demo@example.com"
 DEMO_TABLE_NAME = "Demo"
 DEMO_BOTS = 3
+
+
+def demo_user_ensure() -> User:
+    """The demo user, created or reset so that the printed login always works."""
+    with transaction.atomic():
+        user, _created = User.objects.get_or_create(
+            username=DEMO_USERNAME,
+            defaults={"email": DEMO_EMAIL, "display_name": "Demo"},
+        )
+        user.email = DEMO_EMAIL
+        user.is_active = True
+        user.set_password(DEMO_PASSWORD)
+        user.save()
+        # Sign-up demands a verified address; the demo account's is verified up front.
+        EmailAddress.objects.filter(user=user).exclude(email__iexact=DEMO_EMAIL).delete()
+        EmailAddress.objects.update_or_create(
+            user=user,
+            email=DEMO_EMAIL,
+            defaults={"verified": True, "primary": True},
+        )
+    return user
 
 
 @transaction.atomic

@@ -24,14 +24,7 @@ from django.utils.functional import Promise
 from django.utils.translation import gettext, ngettext, pgettext
 
 from games.engine import Refusal, Refused, refusal_text
-
-
-def money(amount: int) -> str:
-    """An amount as the game page writes it ("$1,500"): games.views.present.money, imported here
-    when needed, as that module imports this one."""
-    from games.views.present import money as page_money
-
-    return page_money(amount)
+from games.formats import money
 
 
 def engine_refusal_text(refusal: Refusal, *, names: Mapping[str, str] | None = None) -> str:
@@ -92,3 +85,21 @@ def translate_refusal(message: object, *, names: Mapping[str, str] | None = None
     if isinstance(message, Refusal):
         return engine_refusal_text(message, names=names)
     return str(message)
+
+
+class GameError(SiteRefusal):
+    """A refused request, with a message for the person who made it: the site's own words as a
+    lazy gettext message (``str()`` gives the English, ``localized()`` the reader's language),
+    or an engine refusal passed on with its code (games.errors translates it)."""
+
+
+class StaleVersion(GameError):
+    pass
+
+
+class NotAllowed(GameError):
+    pass
+
+
+class InvitationBlocked(NotAllowed):
+    """The invited address belongs to an account that blocks the host (issue 11)."""

@@ -15,8 +15,7 @@ from django.utils.translation import gettext_lazy as _
 from games.engine import PRESET_NAMES, PRESETS, InvalidRules
 from games.errors import translate_refusal
 from games.models import Table
-from games.options import PRESET_LABELS
-from games.services import CORRESPONDENCE_ROUNDS, table_rules
+from games.options import CORRESPONDENCE_ROUNDS, PRESET_LABELS, table_rules
 
 TURN_HOUR_CHOICES = [
     (1, _("1 hour")),

@@ -75,7 +75,7 @@ def game_context(game: Game) -> dict[str, Any]:
         "game": game,
         "table": table,
         "preset": PRESET_LABELS.get(table.preset, table.preset),
-        "game_url": absolute(game_path(game.pk, table.pk)),
+        "game_url": absolute(game_path(game.pk)),
     }
 
 

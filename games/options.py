@@ -1,4 +1,5 @@
-"""Words for rule sets: preset names, option labels and the list of a table's changes.
+"""A table's rule set (``table_rules``) and the words for rule sets: preset names, option labels
+and the list of a table's changes.
 
 The lobby card, the table page and the create-table form all describe rules the same way, so
 the wording lives here. Values come from the engine's RuleSet (RULES.md section 1).
@@ -14,6 +15,34 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
 from games.engine import PRESET_NAMES, PRESETS, RuleSet
+from games.models import Table
+
+# Correspondence defaults for thresholds counted in rounds (RULES.md 1, pace).
+CORRESPONDENCE_ROUNDS = {"salary_stops_round": 40, "rent_tax_round": 50, "rent_tax_step_rounds": 3}
+
+
+def table_rules(*, preset: str, options: dict[str, Any], pace: str) -> RuleSet:
+    """The engine rule set of a table. On correspondence tables every threshold the presets give
+    in minutes is counted in rounds instead (RULES.md 1, pace), unless the host set rounds."""
+    rules = RuleSet.build(preset, options)
+    if pace == Table.Pace.CORRESPONDENCE:
+        # No clock runs on these tables, so minutes never apply: a threshold the host gave in
+        # rounds replaces them, else the defaults in rounds do.
+        changes: dict[str, Any] = {}
+        if rules.salary_stops_minutes is not None:
+            changes["salary_stops_minutes"] = None
+            if rules.salary_stops_round is None:
+                changes["salary_stops_round"] = CORRESPONDENCE_ROUNDS["salary_stops_round"]
+        if rules.rent_tax_minutes is not None:
+            changes["rent_tax_minutes"] = None
+            if rules.rent_tax_round is None:
+                changes["rent_tax_round"] = CORRESPONDENCE_ROUNDS["rent_tax_round"]
+        if (rules.rent_tax_round is not None or "rent_tax_round" in changes) and rules.rent_tax_step_rounds is None:
+            changes["rent_tax_step_rounds"] = CORRESPONDENCE_ROUNDS["rent_tax_step_rounds"]
+        if changes:
+            rules = rules.with_options(**changes)
+    return rules
+
 
 PRESET_LABELS = {
     "classic": _("Classic"),

@@ -1,23 +1,24 @@
-"""Reads of the tables half (HackSoft style): the lobby, a table page, the "My games" dashboard.
+"""Reads of the games app (HackSoft style): who may see a table or a game, the lobby, a table
+page, the "My games" dashboard.
 
 Each read runs a fixed number of queries whatever the number of tables or games (the tests hold
-them to it with django_assert_max_num_queries).
+them to it with django_assert_max_num_queries). A read of something the viewer may not see
+answers None, and the view says 404: selectors know nothing of HTTP.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
+from typing import NamedTuple
 
-from django.db.models import Count, F, OuterRef, Prefetch, Q, QuerySet, Subquery
-from django.http import Http404
+from django.db.models import Count, Exists, F, OuterRef, Prefetch, Q, QuerySet, Subquery
 from django.utils import timezone
 
 from games.engine import RuleSet
 from games.links import game_path, table_path
 from games.models import Game, GameAction, Invitation, Seat, Table
-from games.options import Change, pace_summary, rule_highlights, table_changes
-from games.services import table_rules
+from games.options import Change, pace_summary, rule_highlights, table_changes, table_rules
 
 LOBBY_LIMIT = 60
 _NEVER = datetime.max.replace(tzinfo=UTC)
@@ -125,16 +126,39 @@ class TablePage:
         return self.table.status == Table.Status.OPEN and self.is_host
 
 
-def table_page(*, table_id: int, user) -> TablePage:
-    """A table with its seats (and their users), its game and, for its host, its invitations."""
+def _seen_by(user, *, table: str = "", code: str = "") -> Q:
+    """Who may see a table and its game, as a filter: public tables are for everyone; a private
+    one for its host, its players and the people invited by e-mail, and for whoever comes in
+    through its invitation link (``code``). ``table`` is the path from the queried model to the
+    table ("" on Table itself, "table__" on Game). This is the one place that decides it."""
+    table_id = OuterRef(f"{table}pk" if table else "pk")
+    seen = Q(**{f"{table}is_private": False})
+    if code:
+        seen |= Q(**{f"{table}invite_code": code})
+    if user.is_authenticated:
+        seen |= Q(**{f"{table}host_id": user.pk})
+        seen |= Q(Exists(Seat.objects.filter(table_id=table_id, user_id=user.pk)))
+        if user.email:
+            seen |= Q(Exists(Invitation.objects.filter(table_id=table_id, email__iexact=user.email)))
+    return seen
+
+
+def visible_table(*, table_id: int, user, code: str = "") -> Table | None:
+    """The table, if the user may see it (``code``: the invitation link they came by): one query."""
+    return Table.objects.filter(_seen_by(user, code=code), pk=table_id).first()
+
+
+def table_page(*, table_id: int, user, code: str = "") -> TablePage | None:
+    """A table with its seats (and their users), its game and, for its host, its invitations;
+    None if there is no such table or the user may not see it."""
     table = (
         Table.objects.select_related("host", "game")
         .prefetch_related(Prefetch("seats", queryset=_seats_queryset()))
-        .filter(pk=table_id)
+        .filter(_seen_by(user, code=code), pk=table_id)
         .first()
     )
     if table is None:
-        raise Http404("No such table.")
+        return None
     seats = list(table.seats.all())
     user_id = user.pk if user.is_authenticated else None
     my_seat = next((s for s in seats if user_id is not None and s.user_id == user_id), None)
@@ -160,26 +184,38 @@ def table_page(*, table_id: int, user) -> TablePage:
     )
 
 
-def table_by_invite_code(*, code: str) -> Table:
-    table = Table.objects.filter(invite_code=code).first()
-    if table is None:
-        raise Http404("No table has this invitation link.")
-    return table
+def table_by_invite_code(*, code: str) -> Table | None:
+    return Table.objects.filter(invite_code=code).first() if code else None
 
 
-def user_may_see_table(*, table: Table, user, seats: list[Seat] | None = None) -> bool:
-    """Public tables are for everyone; a private one for its host, its players and people
-    invited by e-mail (who may also come in through the invitation link)."""
-    if not table.is_private:
-        return True
-    if not user.is_authenticated:
-        return False
-    if table.host_id == user.pk:
-        return True
-    seats = seats if seats is not None else list(table.seats.all())
-    if any(s.user_id == user.pk for s in seats):
-        return True
-    return bool(user.email) and table.invitations.filter(email__iexact=user.email).exists()
+class VisibleGame(NamedTuple):
+    """A game as one viewer may see it: the game (with its table), its seats (with their
+    users) and the viewer's own seat (None for a spectator)."""
+
+    game: Game
+    seats: list[Seat]
+    me: Seat | None
+
+
+def visible_game(*, game_id: int, user) -> VisibleGame | None:
+    """The game, if the user may see it (the rule of its table, ``_seen_by``): two queries."""
+    game = Game.objects.select_related("table").filter(_seen_by(user, table="table__"), pk=game_id).first()
+    if game is None:
+        return None
+    seats = list(Seat.objects.filter(table_id=game.table_id).select_related("user"))
+    me = None
+    if user.is_authenticated:
+        me = next((s for s in seats if s.user_id == user.pk), None)
+    return VisibleGame(game, seats, me)
+
+
+def visible_game_version(*, game_id: int, user) -> int | None:
+    """The version of the game, if the user may see it: the poll's one small query."""
+    return (
+        Game.objects.filter(_seen_by(user, table="table__"), pk=game_id)
+        .values_list("version", flat=True)
+        .first()
+    )
 
 
 @dataclass
@@ -202,7 +238,7 @@ class DashboardEntry:
     @property
     def url(self) -> str:
         if self.game is not None:
-            return game_path(self.game.pk, self.table.pk)
+            return game_path(self.game.pk)
         return table_path(self.table.pk)
 
 

@@ -25,20 +25,21 @@ from django.utils import timezone, translation
 from django.utils.translation import gettext_lazy as _
 
 from accounts.models import User
+from config.celery import app as celery_app
+from config.celery import queue_on_commit
 from games import live, pause, records, standing, vacation
 from games.engine import (
     EngineError,
     GameState,
     IllegalAction,
     InvalidRules,
-    RuleSet,
     apply,
     auction_askee,
     new_game,
     set_clock,
     waiting_on,
 )
-from games.errors import SiteRefusal
+from games.errors import GameError, InvitationBlocked, NotAllowed, StaleVersion
 from games.models import (
     AuctionRow,
     DeckRow,
@@ -52,7 +53,9 @@ from games.models import (
     Table,
     TradeRow,
 )
+from games.options import table_rules
 from moderation.selectors import is_blocked
+from notifications.services import plan_game
 
 # RULES.md 4 and 10: live bidders get 20 s, live debtors 60 s; other decisions the preset's
 # turn_seconds. Correspondence tables give every decision the table's hours.
@@ -63,26 +66,6 @@ MAX_BOT_ACTIONS = 2000
 # A game that waits on bots only gets a deadline this long after their task is due: if the task
 # is lost, the deadline sweep plays the bot (issue 10: no bot action lost).
 BOT_BACKSTOP_SECONDS = 30
-# Correspondence defaults for thresholds counted in rounds (RULES.md 1, pace).
-CORRESPONDENCE_ROUNDS = {"salary_stops_round": 40, "rent_tax_round": 50, "rent_tax_step_rounds": 3}
-
-
-class GameError(SiteRefusal):
-    """A refused request, with a message for the person who made it: the site's own words as a
-    lazy gettext message (``str()`` gives the English, ``localized()`` the reader's language),
-    or an engine refusal passed on with its code (games.errors translates it)."""
-
-
-class StaleVersion(GameError):
-    pass
-
-
-class NotAllowed(GameError):
-    pass
-
-
-class InvitationBlocked(NotAllowed):
-    """The invited address belongs to an account that blocks the host (issue 11)."""
 
 
 @dataclass
@@ -92,33 +75,6 @@ class Submission:
     events: list[dict] = field(default_factory=list)
     actions: int = 0
     orders: dict | None = None  # the game's standing orders by seat, read once (_standing_orders)
-
-
-# ---------------------------------------------------------------------------------------------
-# Rule sets for tables
-# ---------------------------------------------------------------------------------------------
-
-def table_rules(*, preset: str, options: dict[str, Any], pace: str) -> RuleSet:
-    """The engine rule set of a table. On correspondence tables every threshold the presets give
-    in minutes is counted in rounds instead (RULES.md 1, pace), unless the host set rounds."""
-    rules = RuleSet.build(preset, options)
-    if pace == Table.Pace.CORRESPONDENCE:
-        # No clock runs on these tables, so minutes never apply: a threshold the host gave in
-        # rounds replaces them, else the defaults in rounds do.
-        changes: dict[str, Any] = {}
-        if rules.salary_stops_minutes is not None:
-            changes["salary_stops_minutes"] = None
-            if rules.salary_stops_round is None:
-                changes["salary_stops_round"] = CORRESPONDENCE_ROUNDS["salary_stops_round"]
-        if rules.rent_tax_minutes is not None:
-            changes["rent_tax_minutes"] = None
-            if rules.rent_tax_round is None:
-                changes["rent_tax_round"] = CORRESPONDENCE_ROUNDS["rent_tax_round"]
-        if (rules.rent_tax_round is not None or "rent_tax_round" in changes) and rules.rent_tax_step_rounds is None:
-            changes["rent_tax_step_rounds"] = CORRESPONDENCE_ROUNDS["rent_tax_step_rounds"]
-        if changes:
-            rules = rules.with_options(**changes)
-    return rules
 
 
 # ---------------------------------------------------------------------------------------------
@@ -338,8 +294,7 @@ def invitation_create(*, table: Table, by, email: str) -> Invited:
                                     emailed_at=None if recent else now)
     if recent:
         return Invited(inv, Invited.RECENT)
-    from games import tasks
-    transaction.on_commit(lambda: tasks.send_invitation.delay(inv.pk))
+    queue_on_commit("games.tasks.send_invitation", inv.pk)
     return Invited(inv, Invited.SENT)
 
 
@@ -429,8 +384,6 @@ def _bots_inline() -> bool:
     """Whether the site plays its actions within the write that made them due: with a delay of
     0 (tests), and always when Celery runs tasks eagerly (an eager task queued on commit would
     run inside the commit of the one before it, one stack frame deeper for every bot action)."""
-    from config.celery import app as celery_app
-
     return settings.BOT_DELAY_SECONDS <= 0 or bool(celery_app.conf.task_always_eager)
 
 
@@ -500,10 +453,8 @@ def _queue_site_action(sub: Submission, seats: list[Seat]) -> None:
     the version just written; a task that finds the game at another version does nothing."""
     if _bots_inline() or _site_action(sub, seats) is None:
         return
-    from games import tasks
-
     game_id, version, delay = sub.game.pk, sub.game.version, settings.BOT_DELAY_SECONDS
-    transaction.on_commit(lambda: tasks.play_site_action.apply_async((game_id, version), countdown=delay))
+    queue_on_commit("games.tasks.play_site_action", game_id, version, countdown=delay)
 
 
 def queue_site_action(game: Game, *, after: float = 0) -> None:
@@ -512,11 +463,9 @@ def queue_site_action(game: Game, *, after: float = 0) -> None:
     change the version (a pause, new standing orders). The task does nothing if nothing is due."""
     if _bots_inline():
         return
-    from games import tasks
-
     game_id, version = game.pk, game.version
     delay = settings.BOT_DELAY_SECONDS + after
-    transaction.on_commit(lambda: tasks.play_site_action.apply_async((game_id, version), countdown=delay))
+    queue_on_commit("games.tasks.play_site_action", game_id, version, countdown=delay)
 
 
 @transaction.atomic
@@ -636,9 +585,7 @@ def _write(sub: Submission, seats: list[Seat], *, before: dict | None, fresh: bo
         fields += ["status", "winner_seat", "finished_at"]
         Table.objects.filter(pk=game.table_id).update(status=Table.Status.FINISHED)
         # Ratings, XP and achievements come from the record once it is committed (ratings app).
-        from ratings import tasks as ratings_tasks
-        result_id = game.pk
-        transaction.on_commit(lambda: ratings_tasks.record_game_result.delay(result_id))
+        queue_on_commit("ratings.tasks.record_game_result", game.pk)
     game.save(update_fields=fields)
     # The game's open pages hear of the new version once it is committed (games/live.py).
     live.publish_on_commit(game.pk, game.version)
@@ -646,14 +593,11 @@ def _write(sub: Submission, seats: list[Seat], *, before: dict | None, fresh: bo
     if game.table.pace == Table.Pace.CORRESPONDENCE:
         # Issue 14: who hears what about this move (a wait that begins, a forfeit, the start or
         # the end), written and e-mailed once each by a task after the commit.
-        from notifications.services import plan_game
         items = plan_game(game=game, seats=seats, previous_waiting=previous_waiting, state=state,
                           events=sub.events, started=before is None, over="finished_at" in fields,
                           version=game.version, before=before)
         if items:
-            from notifications import tasks as notification_tasks
-            gid = game.pk
-            transaction.on_commit(lambda: notification_tasks.notify.delay(gid, items))
+            queue_on_commit("notifications.tasks.notify", game.pk, items)
     _queue_site_action(sub, seats)
 
 

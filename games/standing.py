@@ -6,7 +6,7 @@ decision.
 names the one action to play or None. It answers only the decisions an order names, and only
 with an action the engine lists as legal, so a standing order never answers anything else.
 ``play`` is the hook the services call wherever the game advances (next to the bots); the rows
-live in ``games.models.StandingOrder`` and are written by ``services.standing_orders_set``.
+live in ``games.models.StandingOrder`` and are written by ``aids.standing_orders_set``.
 """
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from games.engine import GameState, legal_actions, standing_maximum, waiting_on
+from games.errors import GameError
 
 JAIL_CHOICES = ("pay_fine", "use_card", "roll")
 INCOME_TAX_CHOICES = ("flat", "percent")
@@ -148,7 +149,6 @@ def validate(*, state: GameState, orders: Orders) -> None:
     """Refuse orders that name no decision of this game (GameError with the reason)."""
     from django.utils.translation import gettext_lazy as _
 
-    from games.services import GameError
 
     if orders.jail not in ("", *JAIL_CHOICES):
         raise GameError(_("choose what to do in jail"))
@@ -161,63 +161,6 @@ def validate(*, state: GameState, orders: Orders) -> None:
     pct = orders.auction_percent
     if pct is not None and (type(pct) is not int or not 0 <= pct <= MAX_AUCTION_PERCENT):
         raise GameError(_("an auction maximum is a percentage from 0 to %(n)s"), n=MAX_AUCTION_PERCENT)
-
-
-def standing_orders_set(*, game, user, orders: Orders):
-    """Set (or change) ``user``'s standing orders in ``game``; orders with nothing in them cancel
-    them. Refused (GameError, nothing written) for someone without a seat, a seat a bot plays,
-    a finished game and orders that name no decision of this game. The orders apply at once if
-    the game already waits on the player for a decision they name. Returns the Submission of
-    what they played (``actions`` 0 if nothing)."""
-    from django.db import transaction
-    from django.utils.translation import gettext_lazy as _
-
-    from games import pause, services
-    from games.models import Game, StandingOrder
-
-    with transaction.atomic():
-        # The game row first, as a move takes it: orders and moves of one game are serialised.
-        game = services._locked_game(game.pk)
-        if game.status != Game.Status.ACTIVE:
-            raise services.GameError(_("this game is over"))
-        seats = list(game.table.seats.select_related("user"))
-        seat = services._seat_of(seats, user)
-        if seat is None:
-            raise services.NotAllowed(_("you are not playing in this game"))
-        if seat.bot:
-            raise services.NotAllowed(_("a bot plays your seat since your third missed turn"))
-        before = game.state
-        state = GameState.from_json(before)
-        if state.players[seat.position].bankrupt:
-            raise services.GameError(_("you are out of this game"))
-        validate(state=state, orders=orders)
-        if orders.any:
-            StandingOrder.objects.update_or_create(
-                game=game, seat=seat.position,
-                defaults={"end_turn": orders.end_turn, "jail": orders.jail, "income_tax": orders.income_tax,
-                          "casino_skip": orders.casino_skip, "reject_bot_trades": orders.reject_bot_trades,
-                          "auction_percent": orders.auction_percent})
-        else:
-            StandingOrder.objects.filter(game=game, seat=seat.position).delete()
-        with_orders = set(game.aids.get("orders", ()))
-        with_orders = with_orders | {seat.position} if orders.any else with_orders - {seat.position}
-        game.aids = {**game.aids, "orders": sorted(with_orders)}
-        game.save(update_fields=["aids"])
-        # "The moment the game waits on them": it may already.
-        services._clock(game, state, services.timezone.now())
-        sub = services.Submission(game=game, state=state)
-        if not pause.is_paused(game):  # (a paused game plays them when it resumes)
-            services._advance(sub, seats)
-        if sub.actions:
-            services._write(sub, seats, before=before)
-        elif not pause.is_paused(game):
-            services.queue_site_action(game)  # (played by the bots' task when not inline)
-        return sub
-
-
-def standing_orders_cancel(*, game, user):
-    """Cancel every standing order of ``user`` in ``game``."""
-    return standing_orders_set(game=game, user=user, orders=Orders())
 
 
 def orders_for_seat(game, seat: int) -> Orders:

@@ -1,8 +1,9 @@
-"""URLs of the game page (views/play.py); included by games/urls.py under the "games" namespace."""
+"""URLs of the game page (views/play.py), its record and replay (views/records.py); included by
+games/urls.py under the "games" namespace."""
 
 from django.urls import path
 
-from games.views import aids, api, deeds, live, play, trade_preview
+from games.views import aids, api, deeds, live, play, records, trade_preview
 
 urlpatterns = [
     path("games/<int:game_id>/", play.game, name="game"),
@@ -14,12 +15,12 @@ urlpatterns = [
     path("games/<int:game_id>/standing/", aids.standing_orders, name="game_standing"),
     path("games/<int:game_id>/vacation/", aids.vacation_view, name="game_vacation"),
     path("games/<int:game_id>/pause/", aids.pause_view, name="game_pause"),
-    path("games/<int:game_id>/record.json", play.record, name="game_record"),
-    path("games/<int:game_id>/replay/", play.replay, name="game_replay"),
+    path("games/<int:game_id>/record.json", records.record, name="game_record"),
+    path("games/<int:game_id>/replay/", records.replay, name="game_replay"),
     path("games/<int:game_id>/deeds/<int:square>/", deeds.deed, name="game_deed"),
     path("games/<int:game_id>/trade-preview/", trade_preview.trade_preview, name="game_trade_preview"),
-    path("games/records/upload/", play.record_upload, name="record_upload"),
-    path("games/records/replay/", play.record_replay, name="record_replay"),
+    path("games/records/upload/", records.record_upload, name="record_upload"),
+    path("games/records/replay/", records.record_replay, name="record_replay"),
     # For programs (bench/web.py): the viewer's legal actions; the benchmark's minimal endpoint.
     path("games/<int:game_id>/legal.json", api.legal, name="game_legal"),
     path("games/<int:game_id>/bench-lock/", api.bench_lock, name="game_bench_lock"),

@@ -23,6 +23,7 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from games import selectors as game_selectors
 from games.models import Game, GameAction, Seat
 from moderation import selectors, services
 from moderation.forms import AccountActionForm, AppealForm, GameActionForm, ReportForm, ResolveForm
@@ -69,10 +70,11 @@ def _report_or_none(request: HttpRequest, raw) -> Report | None:
 
 
 def _game_for(request: HttpRequest, game_id: int) -> tuple[Game, list[Seat], Seat | None]:
-    """The game as the viewer may see it: the game page's own rule (games.views.play._load)."""
-    from games.views.play import _load
-
-    return _load(request, game_id)
+    """The game as the viewer may see it: the game page's own rule (games.selectors.visible_game)."""
+    seen = game_selectors.visible_game(game_id=game_id, user=request.user)
+    if seen is None:
+        raise Http404("no such game")
+    return seen
 
 
 # ---------------------------------------------------------------------------------------------

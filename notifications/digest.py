@@ -66,9 +66,9 @@ def send_digest(*, user, now: datetime) -> bool:
 
     context: dict[str, Any] = {
         "user": user,
-        "games": [{"game": g, "table": g.table, "url": absolute(game_path(g.pk, g.table_id))} for g in games],
+        "games": [{"game": g, "table": g.table, "url": absolute(game_path(g.pk))} for g in games],
         "news": [{"label": Kind(n.kind).label, "table": n.game.table if n.game_id else None,
-                  "url": absolute(game_path(n.game_id, n.game.table_id)) if n.game_id else None} for n in news],
+                  "url": absolute(game_path(n.game_id)) if n.game_id else None} for n in news],
         "unsubscribe_url": unsubscribe_url(user_id=user.pk, kind=DIGEST_KIND),
         "preferences_url": absolute(reverse("notifications:preferences")),
         "kind_label": DIGEST_LABEL,

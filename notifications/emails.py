@@ -10,7 +10,7 @@ from django.urls import reverse
 from games import notifications as game_emails
 from games.links import absolute, invite_path
 from notifications.models import Kind, Notification
-from notifications.services import unsubscribe_token
+from notifications.tokens import unsubscribe_token
 
 # The template of each kind (the your-turn one says why the game waits when it is a trade or
 # an auction).

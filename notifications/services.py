@@ -13,17 +13,17 @@ import logging
 from collections.abc import Iterable
 from typing import Any
 
-from django.core import signing
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from notifications import presence
 from notifications.models import Kind, Mode, Notification, Preference, Undeliverable
 
+# (The one-click links' tokens, which the e-mails and the views read through this module too.)
+from notifications.tokens import DIGEST_KIND, unsubscribe_target, unsubscribe_token  # noqa: F401
+
 logger = logging.getLogger(__name__)
 
-UNSUBSCRIBE_SALT = "notifications.unsubscribe"
-DIGEST_KIND = "digest"  # an unsubscribe token's kind for the daily digest itself
 # The kinds about one game that the game page itself shows: no e-mail while the person has it open.
 SHOWN_ON_THE_PAGE = {Kind.YOUR_TURN, Kind.TRADE_OFFERED, Kind.AUCTION_OPEN, Kind.GAME_OVER, Kind.FORFEITED,
                      Kind.REMINDER, Kind.FORFEIT_WARNING, Kind.OUTBID}
@@ -171,23 +171,6 @@ def preference_set(*, user, kind: str, mode: str) -> Preference:
         raise ValueError(f"unknown kind or mode: {kind!r}, {mode!r}")
     pref, _created = Preference.objects.update_or_create(user=user, kind=kind, defaults={"mode": mode})
     return pref
-
-
-def unsubscribe_token(*, user_id: int, kind: str) -> str:
-    """A signed token naming a user and a kind: the one-click link of every e-mail (RFC 8058).
-    It never expires: an old e-mail's link must still work."""
-    return signing.dumps([user_id, kind], salt=UNSUBSCRIBE_SALT, compress=False)
-
-
-def unsubscribe_target(token: str) -> tuple[int, str] | None:
-    """The (user id, kind) of a token, or None for a forged or garbled one."""
-    try:
-        user_id, kind = signing.loads(token, salt=UNSUBSCRIBE_SALT)
-    except (signing.BadSignature, ValueError, TypeError):
-        return None
-    if not isinstance(user_id, int) or kind not in (*Kind.values, DIGEST_KIND):
-        return None
-    return user_id, kind
 
 
 def notification_mark_read(*, user, ids: Iterable[int] | None = None) -> int:

@@ -134,7 +134,7 @@ def open_one(request: HttpRequest, notification_id: int) -> HttpResponse:
     n = get_object_or_404(Notification.objects.select_related("game"), pk=notification_id, user=request.user)
     services.notification_mark_read(user=request.user, ids=[n.pk])
     if n.game_id is not None:
-        return redirect(game_path(n.game_id, n.game.table_id))
+        return redirect(game_path(n.game_id))
     if n.kind == Kind.INVITATION and n.data.get("invitation"):
         invitation = Invitation.objects.select_related("table").filter(pk=n.data["invitation"]).first()
         if invitation is not None:

@@ -61,12 +61,6 @@ DYNAMIC_CALLS = {
     ("games/views/play.py", "_(NOT_A_PLAYER)"),
 }
 
-# games/views/page_html.py writes markup in f-strings with words inside them. Another piece of
-# work (issue 9) moves that markup into templates; until it lands, those words are kept in the
-# catalogues by hand and this check reports them (strict: it fails once they are gone, to be
-# removed then).
-FSTRING_PENDING = {"games/views/page_html.py"}
-
 
 def _po_keys(path: Path) -> dict[tuple[str | None, str], dict]:
     # (An obsolete entry, "#~", reads as one without a msgid.)
@@ -160,13 +154,10 @@ def test_makemessages_finds_nothing_missing_or_changed(refreshed, language):
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_every_catalogue_entry_is_still_in_use(refreshed, language):
     """An entry makemessages no longer finds would be dropped (made obsolete) by the next
-    refresh, and its page would fall back to English; the words still waiting in f-strings
-    (test below) are the one known exception."""
+    refresh, and its page would fall back to English."""
     committed = _po_keys(ROOT / "locale" / language / "LC_MESSAGES" / "django.po")
     extracted = _po_keys(refreshed / "locale" / language / "LC_MESSAGES" / "django.po")
-    pending = {(None, word) for rel in FSTRING_PENDING for _line, word in fstring_words().get(rel, [])}
-
-    assert sorted(set(committed) - set(extracted) - pending) == []
+    assert sorted(set(committed) - set(extracted)) == []
     assert sorted(set(extracted) - set(committed)) == []
     for key, entry in extracted.items():
         assert entry["msgid_plural"] == committed[key]["msgid_plural"], key
@@ -188,14 +179,8 @@ def test_the_check_sees_a_message_the_catalogue_lacks(tmp_path):
 # ---------------------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("rel", sorted({rel for rel, _tree in _site_modules()} - FSTRING_PENDING))
+@pytest.mark.parametrize("rel", sorted({rel for rel, _tree in _site_modules()}))
 def test_no_gettext_call_inside_an_f_string(rel):
-    assert fstring_words().get(rel, []) == []
-
-
-@pytest.mark.xfail(strict=True, reason="issue 9 moves page_html.py's markup into templates")
-@pytest.mark.parametrize("rel", sorted(FSTRING_PENDING))
-def test_no_gettext_call_inside_an_f_string_pending(rel):
     assert fstring_words().get(rel, []) == []
 
 

@@ -13,16 +13,20 @@ from pathlib import Path
 DATA = Path(__file__).parent / "data"
 DEED_KINDS = frozenset({"street", "railroad", "utility"})
 BOARD_NAMES = ("classic", "world")
+SHORT_LENGTH = 5
 
 
 class Square:
-    __slots__ = ("index", "kind", "name", "group", "price", "rents", "build_cost", "multipliers",
-                 "deck", "tax", "mortgage")
+    __slots__ = ("index", "kind", "name", "short", "group", "price", "rents", "build_cost",
+                 "multipliers", "deck", "tax", "mortgage")
 
     def __init__(self, data: dict):
         self.index: int = data["index"]
         self.kind: str = data["kind"]
         self.name: str = data["name"]
+        # The label a board too small for full names shows (phones): at most SHORT_LENGTH
+        # characters, its own on the board but for the card squares ("Chan", "Chest").
+        self.short: str = data["short"]
         self.group: str | None = data.get("group")
         self.price: int = data.get("price", 0)
         self.rents: tuple[int, ...] = tuple(data.get("rents", ()))

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 from django import template
+from django.urls import reverse
 
-from games.views.present import money as _money
+from games import formats
+from games.views.page_html import log_html, players_html, squares_html
 
 register = template.Library()
 
@@ -12,24 +14,18 @@ register = template.Library()
 @register.filter
 def money(amount) -> str:
     """$1,500 (a negative amount reads −$50: a cost)."""
-    if amount is None or amount == "":
-        return ""
-    amount = int(amount)
-    return f"−{_money(-amount)}" if amount < 0 else _money(amount)
+    return formats.cost(amount)
 
 
 @register.filter
 def signed_money(amount) -> str:
     """+$50 for money received, −$50 for money paid."""
-    amount = int(amount)
-    return f"−{_money(-amount)}" if amount < 0 else f"+{_money(amount)}"
+    return formats.signed_money(amount)
 
 
 @register.simple_tag(takes_context=True)
 def board_squares(context) -> str:
     """The board's squares (``squares`` of the context), drawn by games.views.page_html."""
-    from games.views.page_html import squares_html
-
     game = context.get("game")
     return squares_html(context["squares"], economy=context.get("economy"),
                         game_id=game.pk if game is not None else None)
@@ -38,8 +34,6 @@ def board_squares(context) -> str:
 @register.simple_tag
 def log_items(entries) -> str:
     """The game log's entries, drawn by games.views.page_html."""
-    from games.views.page_html import log_html
-
     return log_html(entries)
 
 
@@ -47,10 +41,6 @@ def log_items(entries) -> str:
 def player_items(context, players, deadline=None) -> str:
     """The players' panels, drawn by games.views.page_html; on a game's page (not a replay's)
     each deed links to its card."""
-    from django.urls import reverse
-
-    from games.views.page_html import players_html
-
     game = context.get("game")
     deed_base = None
     if game is not None and not context.get("readonly"):

@@ -15,7 +15,7 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
 from config.ratelimit import limit
-from games import pause, services, standing, vacation
+from games import aids, pause, services
 from games.standing import Orders
 from games.views.play import _answer, _load
 from games.views.play_forms import FormError
@@ -78,7 +78,7 @@ def standing_orders(request: HttpRequest, game_id: int) -> HttpResponse:
     game, _seats, _me = _load(request, game_id)
     try:
         orders = parse_orders(request.POST)
-        sub = standing.standing_orders_set(game=game, user=request.user, orders=orders)
+        sub = aids.standing_orders_set(game=game, user=request.user, orders=orders)
     except (FormError, services.GameError) as e:
         status = 403 if isinstance(e, services.NotAllowed) else 400
         return _done(request, game_id, error=capfirst(e.localized()) + ".", status=status)
@@ -98,12 +98,12 @@ def vacation_view(request: HttpRequest, game_id: int) -> HttpResponse:
         if set(data) - VACATION_FIELDS or any(len(data.getlist(k)) > 1 for k in data):
             raise FormError(gettext_lazy("this form was not sent by the game page"))
         if data.get("end"):
-            vacation.vacation_end(game=game, user=request.user)
+            aids.vacation_end(game=game, user=request.user)
             ok = _("Welcome back: your vacation is over.")
         else:
             days = _whole(data.get("days", "").strip(), "days")
             version = _whole(data.get("version", ""), "version", digits=9)
-            vacation.vacation_take(game=game, user=request.user, days=days, expected_version=version)
+            aids.vacation_take(game=game, user=request.user, days=days, expected_version=version)
             ok = _("Have a good vacation: your clock is frozen.")
     except (FormError, services.GameError) as e:
         status = 403 if isinstance(e, services.NotAllowed) else 409 if isinstance(e, services.StaleVersion) else 400
@@ -127,15 +127,15 @@ def pause_view(request: HttpRequest, game_id: int) -> HttpResponse:
                 do not in ("ask", "agree", "refuse", "ready"):
             raise FormError(gettext_lazy("this form was not sent by the game page"))
         if do == "ask":
-            done = pause.pause_ask(game=game, user=request.user)
+            done = aids.pause_ask(game=game, user=request.user)
             ok = _("The game is paused.") if done.status == done.Status.PAUSED else \
                 _("You asked for a pause: every player must agree within %(n)s seconds.") % {"n": pause.ASK_SECONDS}
         elif do in ("agree", "refuse"):
-            done = pause.pause_answer(game=game, user=request.user, agree=do == "agree")
+            done = aids.pause_answer(game=game, user=request.user, agree=do == "agree")
             ok = _("You refused the pause.") if done is None else (
                 _("The game is paused.") if done.status == done.Status.PAUSED else _("You agreed to the pause."))
         else:
-            done = pause.pause_confirm(game=game, user=request.user)
+            done = aids.pause_confirm(game=game, user=request.user)
             ok = _("Play resumes in a few seconds.") if done.status == done.Status.RESUMING else \
                 _("You are ready to resume; waiting for the others.")
     except (FormError, services.GameError) as e:

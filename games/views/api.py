@@ -19,28 +19,21 @@ from typing import Any
 from django.conf import settings
 from django.db import transaction
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
-from django.shortcuts import get_object_or_404
 from django.utils import timezone
 from django.views.decorators.http import require_GET, require_POST
 
 from games.engine import GameState, legal_actions
-from games.models import Game, Seat
+from games.models import Game
+from games.selectors import visible_game
 
 
 def _visible(request: HttpRequest, game_id: int) -> tuple[Game, int | None]:
-    """The game and the viewer's seat (None for a spectator); 404 for a private game's
-    outsiders, as on the game page."""
-    game = get_object_or_404(Game.objects.select_related("table"), pk=game_id)
-    seat = None
-    if request.user.is_authenticated:
-        seat = (
-            Seat.objects.filter(table_id=game.table_id, user_id=request.user.pk)
-            .values_list("position", flat=True)
-            .first()
-        )
-    if game.table.is_private and seat is None:
+    """The game and the viewer's seat (None for a spectator); 404 for those who may not see it,
+    by the game page's rule (selectors.visible_game)."""
+    seen = visible_game(game_id=game_id, user=request.user)
+    if seen is None:
         raise Http404("no such game")
-    return game, seat
+    return seen.game, seen.me.position if seen.me is not None else None
 
 
 def seat_actions(game: Game, seat: int | None, state: GameState | None = None) -> list[dict]:

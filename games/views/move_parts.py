@@ -38,11 +38,12 @@ from typing import Any
 
 from django.http import HttpRequest, HttpResponse
 from django.template.loader import render_to_string
+from django.urls import reverse
 from django_htmx.http import reswap, trigger_client_event
 
 from games.models import Game, Seat
 from games.views import present
-from games.views.page_html import log_html, players_html, squares_html
+from games.views.page_html import log_html, players_html, square_html
 
 HEADER = "X-Game-Parts"
 
@@ -124,14 +125,15 @@ def _parts(request: HttpRequest, *, before: Game, seats: list[Seat], ctx: dict[s
     pool_changed = any(old_economy.get(k) != economy.get(k) for k in ("free_parking", "jackpot"))
     for i, (a, b) in enumerate(zip(old_squares, ctx["squares"], strict=True)):
         if a != b or (pool_changed and b["corner"] == "parking"):
-            parts.append(_instead_of(f"#game .board > .sq:nth-child({i + 1})",
-                                     squares_html([b], economy=economy, game_id=game.pk)))
+            parts.append(_instead_of(f"#game .board .squares > .sq:nth-child({i + 1})",
+                                     square_html(b, economy=economy, game_id=game.pk)))
 
     deadline_changed = before.deadline != ctx["deadline"]
+    deed_base = reverse("games:game_deed", args=[game.pk, 0]).removesuffix("0/")  # (as play_tags)
     for k, (a, b) in enumerate(zip(old_players, ctx["players"], strict=True)):
         if a != b or (deadline_changed and (a["waiting"] or b["waiting"])):
             parts.append(_instead_of(f"#game .players > .player:nth-of-type({k + 1})",
-                                     players_html([b], ctx["deadline"])))
+                                     players_html([b], ctx["deadline"], deed_base=deed_base)))
 
     parts.extend(_log_parts(request, ctx, old.seq, log_page))
 

@@ -1,6 +1,6 @@
 """The game page: the board, the players, the pending decision and the log; one endpoint that
-takes every move (answered in JSON to programs that ask for it); a cheap poll; the game record
-(download, upload) and the replay viewer.
+takes every move (answered in JSON to programs that ask for it); a cheap poll. (A finished
+game's record and replay, and uploaded records: games/views/records.py.)
 
 One view serves both the full page and, for HTMX requests, the ``#game`` fragment that the poll
 and the move forms swap in (django-htmx style). Every form also works without JavaScript: it
@@ -12,30 +12,28 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib import messages
-from django.contrib.auth.decorators import login_required
-from django.db.models import Q
 from django.db.models.fields.json import KT
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.text import capfirst
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
-from django.views.decorators.csrf import csrf_exempt, csrf_protect
-from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import reswap, retarget
 
 from config.ratelimit import limit
-from games import live, records, services
+from games import live, services
 from games.board_words import localized_board
-from games.engine import GameState, describe
+from games.engine import GameState
 from games.errors import translate_refusal
-from games.models import Game, GameAction, Replay, Seat, Table
-from games.selectors import live_names, name_changes
+from games.models import Game, GameAction, Seat, Table
+from games.selectors import VisibleGame, live_names, name_changes, visible_game, visible_game_version
 from games.views import move_parts, present
 from games.views.api import refusal_json, seat_actions
 from games.views.errors import refused_page
 from games.views.play_forms import FormError, number_ranges, parse_action, prefill_from
+from games.views.play_forms import query_int as _int_param
 from moderation.selectors import lockout_refusal
 from notifications import presence
 
@@ -50,27 +48,18 @@ NOT_A_PLAYER = gettext_noop("Only the players of this game may make moves.")
 # Loading and permissions
 # ---------------------------------------------------------------------------------------------
 
-def _load(request: HttpRequest, game_id: int) -> tuple[Game, list[Seat], Seat | None]:
-    """The game, its seats and the viewer's seat. Anyone may watch a public table's game;
-    a private one exists only for its players (404 for everyone else)."""
-    game = get_object_or_404(Game.objects.select_related("table"), pk=game_id)
-    seats = list(Seat.objects.filter(table_id=game.table_id).select_related("user"))
-    me = None
-    if request.user.is_authenticated:
-        me = next((s for s in seats if s.user_id == request.user.pk), None)
-    if game.table.is_private and me is None:
+def _load(request: HttpRequest, game_id: int) -> VisibleGame:
+    """The game, its seats and the viewer's seat, if the viewer may see it (the one rule:
+    selectors.visible_game); 404 for everyone else."""
+    seen = visible_game(game_id=game_id, user=request.user)
+    if seen is None:
         raise Http404("no such game")
-    return game, seats, me
+    return seen
 
 
 # ---------------------------------------------------------------------------------------------
 # The page
 # ---------------------------------------------------------------------------------------------
-
-def _int_param(request: HttpRequest, key: str) -> int | None:
-    raw = request.GET.get(key, "")
-    return int(raw) if raw.isdigit() and len(raw) < 10 else None
-
 
 def _log_rows(game: Game, before: int | None = None, limit: int = LOG_PAGE) -> tuple[list[dict], bool]:
     qs = GameAction.objects.filter(game_id=game.pk)
@@ -174,10 +163,7 @@ def game(request: HttpRequest, game_id: int) -> HttpResponse:
 def poll(request: HttpRequest, game_id: int) -> HttpResponse:
     """204 while the game has not moved past the version the page shows (one small query),
     else the fresh ``#game`` fragment."""
-    visible = Q(table__is_private=False)
-    if request.user.is_authenticated:
-        visible |= Q(table__seats__user=request.user)
-    version = Game.objects.filter(visible, pk=game_id).values_list("version", flat=True).first()
+    version = visible_game_version(game_id=game_id, user=request.user)
     if version is None:
         raise Http404("no such game")
     if request.user.is_authenticated:
@@ -328,136 +314,3 @@ def act(request: HttpRequest, game_id: int) -> HttpResponse:
             return answer
     # The service's game is the position just committed (seats do not change in play).
     return _answer(request, game_id, message=None, status=200, loaded=(sub.game, seats, me))
-
-
-# ---------------------------------------------------------------------------------------------
-# Records and replays
-# ---------------------------------------------------------------------------------------------
-
-def _finished(request: HttpRequest, game_id: int) -> Game:
-    game, _seats, _me = _load(request, game_id)
-    if game.status == Game.Status.ACTIVE:
-        # The record holds the seed: while the game runs it would tell the dice to come.
-        raise Http404("the record is available once the game is over")
-    return game
-
-
-@require_GET
-def record(request: HttpRequest, game_id: int) -> HttpResponse:
-    game = _finished(request, game_id)
-    response = JsonResponse(records.game_record(game), json_dumps_params={"separators": (",", ":")})
-    response["Content-Disposition"] = f'attachment; filename="monopoly-game-{game.pk}.json"'
-    return response
-
-
-def _replay_context(replay: Replay, step: int | None, *, seats: list[Seat] | None = None) -> dict[str, Any]:
-    """One step of a prepared record (games/records.py: one chunk read, at most
-    CHECKPOINT_EVERY actions replayed), as the replay page shows it. With a game's ``seats``, each
-    person shows by their current name (the position is a fresh copy, never saved)."""
-    pos = records.replay_position(replay=replay, step=step)
-    state, action, steps = pos.state, pos.action, pos.steps
-    state.board = localized_board(state.board)  # the squares' names in the reader's language
-    if seats is not None:
-        for player, name in zip(state.players, live_names([p.name for p in state.players], seats), strict=True):
-            player.name = name
-    names = [p.name for p in state.players]
-    players = present.players_view(state, me=None)
-    seat = action.get("player") if action else None
-    nav = records.replay_nav(services.replay_turns(replay=replay), pos.step, steps)
-    return {
-        "state": state, "players": players, "squares": present.board_view(state, players),
-        "decision": present.decision_text(state), "dice": present.dice_view(state.last_dice),
-        "economy": present.economy_view(state), "last_card": present.last_card(pos.events, names),
-        "step": pos.step, "steps": steps, "prev": max(0, pos.step - 1), "next": min(steps, pos.step + 1),
-        "action": action, "action_label": present.move_label(str(action.get("type", ""))) if action else "",
-        "actor": names[seat] if isinstance(seat, int) and 0 <= seat < len(names) else None,
-        "lines": [describe(e, names, state.board, gettext=_, number=present.number) for e in pos.events],
-        "board_name": state.board.name, "readonly": True, "rules": state.rules,
-        "replayed": pos.replayed,
-        "nav": nav, "nav_player": names[nav.seat] if 0 <= nav.seat < len(names) else "",
-    }
-
-
-def _render_replay(request: HttpRequest, ctx: dict[str, Any]) -> HttpResponse:
-    if request.htmx and not request.htmx.boosted:
-        return render(request, "games/partials/replay_body.html", ctx)
-    return render(request, "games/replay.html", ctx)
-
-
-@require_GET
-def replay(request: HttpRequest, game_id: int) -> HttpResponse:
-    """Step through a finished game, move by move."""
-    game = _finished(request, game_id)
-    # Played over with each person's current name (the download keeps the start's).
-    seats = list(Seat.objects.filter(table_id=game.table_id).select_related("user"))
-    ctx = _replay_context(services.game_replay(game=game), _int_param(request, "step"), seats=seats)
-    ctx.update(game=game, table=game.table, title=game.table.name,
-               base_url=reverse("games:game_replay", args=[game.pk]),
-               record_url=reverse("games:game_record", args=[game.pk]))
-    return _render_replay(request, ctx)
-
-
-def _upload_refused(request: HttpRequest, error: str) -> HttpResponse:
-    return render(request, "games/record_upload.html", {"error": error, "max_mb": records.MAX_RECORD_BYTES // 2**20},
-                  status=400)
-
-
-# A multipart body carries the file and a few fields (the CSRF token, the part headers).
-_UPLOAD_OVERHEAD = 64 * 1024
-
-
-@login_required
-@csrf_exempt
-@require_http_methods(["GET", "POST"])
-@limit("RATE_LIMIT_UPLOADS")
-def record_upload(request: HttpRequest) -> HttpResponse:
-    """Upload a game record to step through it: kept, prepared (games/records.py), as the
-    uploader's one uploaded record until they upload another.
-
-    A body larger than a record may be is refused before anything reads it: the CSRF check is
-    therefore made here, after that test, rather than by the middleware, which would read (and
-    store) the whole upload first (Django's pattern for changing how uploads are read)."""
-    if request.method == "POST":
-        try:
-            length = int(request.META.get("CONTENT_LENGTH") or 0)
-        except ValueError:
-            length = 0
-        if length > records.MAX_RECORD_BYTES + _UPLOAD_OVERHEAD:
-            return _upload_refused(request, records.too_large_message())
-    return _record_upload(request)
-
-
-# Where the record used to be kept: a session holding one was read (megabytes) at every request.
-_OLD_SESSION_RECORD = "uploaded_record"
-
-
-@csrf_protect
-def _record_upload(request: HttpRequest) -> HttpResponse:
-    request.session.pop(_OLD_SESSION_RECORD, None)
-    if request.method == "POST":
-        upload = request.FILES.get("record")
-        if upload is None:
-            return _upload_refused(request, _("Choose a game record file (.json) to upload."))
-        if upload.size > records.MAX_RECORD_BYTES:
-            return _upload_refused(request, records.too_large_message())
-        try:
-            record = records.parse_record(upload.read())
-            services.replay_upload(owner=request.user, record=record)
-        except records.RecordError as e:
-            return _upload_refused(request, str(e))
-        return redirect(reverse("games:record_replay") + f"?step={len(record['actions'])}")
-    return render(request, "games/record_upload.html", {"error": None, "max_mb": records.MAX_RECORD_BYTES // 2**20})
-
-
-@login_required
-@require_GET
-def record_replay(request: HttpRequest) -> HttpResponse:
-    """Step through the record the user uploaded last."""
-    replay = Replay.objects.filter(owner=request.user).first()
-    if replay is None:
-        messages.info(request, _("Upload a game record to view it."))
-        return redirect("games:record_upload")
-    ctx = _replay_context(replay, _int_param(request, "step"))
-    ctx.update(game=None, title=_("Uploaded game record"), base_url=reverse("games:record_replay"),
-               record_url=None)
-    return _render_replay(request, ctx)

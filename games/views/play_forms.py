@@ -219,3 +219,9 @@ def prefill_from(data: QueryDict) -> dict[str, Any] | None:
     return {"to": num("to"), "counter": num("counter") or None,
             "give": {"cash": num("give_cash"), "squares": sqs("give_squares"), "cards": num("give_cards")},
             "take": {"cash": num("take_cash"), "squares": sqs("take_squares"), "cards": num("take_cards")}}
+
+
+def query_int(request, key: str) -> int | None:
+    """A whole number from the query string (``?step=12``), or None for anything else."""
+    raw = request.GET.get(key, "")
+    return int(raw) if raw.isdigit() and len(raw) < 10 else None

@@ -12,7 +12,6 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from django.utils.formats import number_format
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext, pgettext
 
@@ -42,6 +41,7 @@ from games.engine import (
     waiting_on,
 )
 from games.errors import translate_refusal
+from games.formats import money, number
 from games.models import GameAction
 from games.views.contrast import ink
 from games.views.trade_values import completes_alone, trade_summary
@@ -55,15 +55,6 @@ CORNERS = {0: "go", 10: "jail", 20: "parking", 30: "gotojail"}
 MANAGE_TYPES = ("build", "sell", "sell_all", "mortgage", "unmortgage", "auction_own")
 
 
-
-
-def number(amount: int) -> str:
-    """An integer with the active language's digit grouping ("1,500", "1.500")."""
-    return number_format(amount, force_grouping=True)
-
-
-def money(amount: int) -> str:
-    return f"${number(amount)}"
 
 
 def grid_place(index: int) -> tuple[int, int, str]:
@@ -211,8 +202,28 @@ def board_view(st: GameState, players: list[dict[str, Any]], *, targets: set[int
             "rent": rent, "rent_dice": rent_dice,
             "tokens": tokens.get(s.index, []), "target": s.index in targets,
             "here": not st.over and players[st.current]["pos"] == s.index,
+            "short": s.short,
         })
+        squares[-1]["facts"] = square_facts(st, squares[-1])
     return squares
+
+
+def square_facts(st: GameState, sq: dict[str, Any]) -> list[str]:
+    """What the board shows of a square besides its name and price, in words: the owner, the
+    mortgage, the buildings and the rent landing there costs now. The square's title (a tap on
+    a small board shows it) and the text a screen reader reads (issue 12) both say it."""
+    facts = []
+    if sq["owner"]:
+        facts.append(_("owned by %(name)s") % {"name": sq["owner"]["name"]})
+    if sq["mortgaged"]:
+        facts.append(_("mortgaged"))
+    if sq["level"]:
+        facts.append(_level_label(st, sq["level"]))  # (a hotel, or so many houses or branches)
+    if sq["rent"] is not None:
+        facts.append(_("rent %(amount)s") % {"amount": money(sq["rent"])})
+    elif sq["rent_dice"]:
+        facts.append(_("rent %(n)s times the dice") % {"n": sq["rent_dice"]})
+    return facts
 
 
 def dice_view(dice: list) -> list[dict[str, Any]]:
@@ -315,6 +326,10 @@ def decision_text(st: GameState) -> str:
     return _("Waiting for %(name)s.") % {"name": who or cur}
 
 
+# The actions of the turn's own row of buttons (templates/games/partials/decisions/turn.html).
+TURN_ACTIONS = frozenset({"roll", "end_turn", "pay_fine", "use_card", "buy", "decline"})
+
+
 @dataclass
 class Choices:
     """The viewing player's legal actions, grouped the way the page offers them."""
@@ -342,6 +357,28 @@ class Choices:
     @property
     def targets(self) -> set[int]:
         return {t["sq"] for t in self.teleport} | {t["sq"] for t in self.destroy}
+
+    @property
+    def kinds(self) -> list[str]:
+        """The kinds of decision the viewer faces now, in the order the page offers them: each
+        has its include, templates/games/partials/decisions/<kind>.html."""
+        t = self.types
+        shown = [
+            ("turn", bool(t & TURN_ACTIONS)),
+            ("auction", "bid" in t or "pass" in t or self.max_bid is not None),
+            ("income_tax", self.income_tax is not None),
+            ("casino", self.casino or "casino_skip" in t),
+            ("bus", bool(self.bus)),
+            ("pick_square", bool(self.teleport or self.destroy)),
+            ("transfers", bool(self.transfers)),
+            ("placements", bool(self.placements)),
+            ("debt", self.debt is not None),
+        ]
+        return [kind for kind, wanted in shown if wanted]
+
+    @property
+    def templates(self) -> list[str]:
+        return [f"games/partials/decisions/{kind}.html" for kind in self.kinds]
 
 
 def choices_for(st: GameState, p: int | None) -> Choices:

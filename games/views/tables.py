@@ -26,7 +26,7 @@ from django.views.decorators.http import require_POST, require_safe
 from django_htmx.http import HttpResponseClientRedirect
 
 from config.ratelimit import limit
-from games import selectors, services
+from games import options, selectors, services
 from games.engine import PRESET_NAMES, PRESETS
 from games.errors import translate_refusal
 from games.forms import InviteForm, TableForm, TeamForm
@@ -84,13 +84,9 @@ def _int(value: str | None) -> int | None:
 
 
 def _table_or_404(request: HttpRequest, table_id: int, *, code: str = "") -> Table:
-    """A table the user may act on: public, theirs, or reached with its invitation code."""
-    table = Table.objects.filter(pk=table_id).first()
+    """A table the user may act on: one they may see, or reached with its invitation code."""
+    table = selectors.visible_table(table_id=table_id, user=request.user, code=code)
     if table is None:
-        raise Http404("No such table.")
-    if code and code == table.invite_code:
-        return table
-    if not selectors.user_may_see_table(table=table, user=request.user):
         raise Http404("No such table.")
     return table
 
@@ -116,27 +112,28 @@ def _table_context(request: HttpRequest, page: selectors.TablePage, *, code: str
         "invite_url": invite_url,
         "invite_form": InviteForm(),
         "bot_choices": [(value, label) for value, label in Seat.Bot.choices if value],
-        "game_url": game_path(page.game.pk, table.pk) if page.game else "",
+        "game_url": game_path(page.game.pk) if page.game else "",
     }
 
 
 def _after_write(request: HttpRequest, table: Table, *, code: str = "") -> HttpResponse:
     """Where a table form lands: the table page, or with htmx its refreshed body."""
     if request.htmx:
-        page = selectors.table_page(table_id=table.pk, user=request.user)
+        page = selectors.table_page(table_id=table.pk, user=request.user, code=code)
+        if page is None:
+            # (They left a private table they had come to by its link: it is no longer theirs to see.)
+            return HttpResponseClientRedirect(reverse("games:lobby"))
         return render(
             request, "games/tables/_table_body.html", _table_context(request, page, code=code)
         )
-    if code and not selectors.user_may_see_table(table=table, user=request.user):
+    if code and selectors.visible_table(table_id=table.pk, user=request.user) is None:
         return redirect(invite_path(code))
     return redirect(table_path(table.pk))
 
 
-def _to_game(request: HttpRequest, game_id: int, table_id: int) -> HttpResponse | None:
-    """Send the user on to a started game's page (None while that page does not exist yet)."""
-    target = game_path(game_id, table_id)
-    if target == table_path(table_id):
-        return None
+def _to_game(request: HttpRequest, game_id: int) -> HttpResponse:
+    """Send the user on to a started game's page."""
+    target = game_path(game_id)
     if request.htmx:
         return HttpResponseClientRedirect(target)
     return redirect(target)
@@ -146,9 +143,7 @@ def _render_table(
     request: HttpRequest, page: selectors.TablePage, *, code: str = ""
 ) -> HttpResponse:
     if page.game is not None:
-        response = _to_game(request, page.game.pk, page.table.pk)
-        if response is not None:
-            return response
+        return _to_game(request, page.game.pk)
     context = _table_context(request, page, code=code)
     if request.htmx:
         if request.GET.get("stamp") == context["stamp"]:
@@ -214,7 +209,7 @@ def _render_form(request: HttpRequest, form: TableForm, status: int = 200) -> Ht
     context = {
         "form": form,
         "presets": _preset_table(),
-        "correspondence_rounds": services.CORRESPONDENCE_ROUNDS,
+        "correspondence_rounds": options.CORRESPONDENCE_ROUNDS,
     }
     return render(request, "games/table_form.html", context, status=status)
 
@@ -259,7 +254,7 @@ def table_create(request: HttpRequest) -> HttpResponse:
 @require_safe
 def table_detail(request: HttpRequest, table_id: int) -> HttpResponse:
     page = selectors.table_page(table_id=table_id, user=request.user)
-    if not selectors.user_may_see_table(table=page.table, user=request.user, seats=page.seats):
+    if page is None:
         raise Http404("No such table.")
     return _render_table(request, page)
 
@@ -269,7 +264,9 @@ def table_detail(request: HttpRequest, table_id: int) -> HttpResponse:
 def table_invite(request: HttpRequest, code: str) -> HttpResponse:
     """The invitation link: anyone signed in who has it may see the table and sit down."""
     table = selectors.table_by_invite_code(code=code)
-    page = selectors.table_page(table_id=table.pk, user=request.user)
+    if table is None:
+        raise Http404("No table has this invitation link.")
+    page = selectors.table_page(table_id=table.pk, user=request.user, code=code)
     return _render_table(request, page, code=code)
 
 
@@ -420,8 +417,4 @@ def table_start(request: HttpRequest, table_id: int) -> HttpResponse:
     except services.GameError as e:
         _error(request, e)
         return _after_write(request, table)
-    response = _to_game(request, game.pk, table.pk)
-    if response is None:
-        messages.success(request, _("The game has started."))
-        response = redirect("games:my_games")
-    return response
+    return _to_game(request, game.pk)

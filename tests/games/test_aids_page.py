@@ -10,7 +10,7 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
-from games import services, tasks, vacation
+from games import aids, services, tasks, vacation
 from games.engine import waiting_on
 from games.models import Game, GameAction, StandingOrder, Vacation
 from tests.games.play_helpers import play_until, start_game, users_by_seat
@@ -124,7 +124,7 @@ def test_a_decision_that_begins_during_a_vacation_starts_its_clock_at_the_return
     users = users_by_seat(game)
     mover = game.current_seat
     other = 1 - mover
-    row = vacation.vacation_take(game=game, user=users[other], days=2)
+    row = aids.vacation_take(game=game, user=users[other], days=2)
     # The mover plays on until the game waits on the one away.
     game = play_until(game, lambda s: other in waiting_on(s))
     assert game.deadline == row.until + timedelta(hours=24)
@@ -135,14 +135,14 @@ def test_vacation_days_are_whole_within_the_allowance_and_ending_early_gives_bac
     user = users_by_seat(game)[game.current_seat]
     for bad in (0, 8, "2", 1.5):
         with pytest.raises(services.GameError):
-            vacation.vacation_take(game=game, user=user, days=bad)
+            aids.vacation_take(game=game, user=user, days=bad)
     assert not Vacation.objects.filter(days_used__gt=0).exists()
-    vacation.vacation_take(game=game, user=user, days=5)
+    aids.vacation_take(game=game, user=user, days=5)
     game.refresh_from_db()
     deadline = game.deadline
     clock.now += timedelta(days=1, hours=6)  # the second day has begun: it is spent
 
-    vacation.vacation_end(game=game, user=user)
+    aids.vacation_end(game=game, user=user)
 
     row = Vacation.objects.get(game=game)
     assert row.days_used == 2
@@ -150,16 +150,16 @@ def test_vacation_days_are_whole_within_the_allowance_and_ending_early_gives_bac
     assert game.deadline == deadline - timedelta(days=3)
     assert vacation.days_left(game, row.seat) == 5
     with pytest.raises(services.GameError):
-        vacation.vacation_take(game=game, user=user, days=6)
+        aids.vacation_take(game=game, user=user, days=6)
 
 
 def test_no_vacation_on_live_tables_or_with_a_zero_allowance(alice, bob, make_game):
     live = start_game(alice, bob, pace="live")
     with pytest.raises(services.GameError):
-        vacation.vacation_take(game=live, user=alice, days=1)
+        aids.vacation_take(game=live, user=alice, days=1)
     none = make_game(alice, bob, vacation_days=0)
     with pytest.raises(services.GameError):
-        vacation.vacation_take(game=none, user=alice, days=1)
+        aids.vacation_take(game=none, user=alice, days=1)
     assert Game.objects.get(pk=none.pk).table.vacation_days == 0
 
 
@@ -169,9 +169,9 @@ def test_standing_orders_still_play_while_their_player_is_on_vacation(alice, bob
     game = play_until(start_game(alice, bob, pace="correspondence"),
                       lambda s: not s.stack and s.phase == "end_turn")
     user = users_by_seat(game)[game.current_seat]
-    vacation.vacation_take(game=game, user=user, days=3)
+    aids.vacation_take(game=game, user=user, days=3)
 
-    standing.standing_orders_set(game=game, user=user, orders=standing.Orders(end_turn=True))
+    aids.standing_orders_set(game=game, user=user, orders=standing.Orders(end_turn=True))
 
     assert GameAction.objects.filter(game=game, source="standing", action__type="end_turn").exists()
 
@@ -182,7 +182,7 @@ def test_the_return_date_is_shown_in_the_viewers_time_zone(client, alice, bob):
     from django.template.defaultfilters import date as date_filter
 
     game = start_game(alice, bob, pace="correspondence")
-    row = vacation.vacation_take(game=game, user=alice, days=2)
+    row = aids.vacation_take(game=game, user=alice, days=2)
     bob.time_zone = "America/New_York"
     bob.save(update_fields=["time_zone"])
     client.force_login(bob)

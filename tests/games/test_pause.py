@@ -11,7 +11,7 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
-from games import pause, services, tasks
+from games import aids, pause, services, tasks
 from games.models import GameAction, Pause
 from tests.games.play_helpers import start_game, users_by_seat
 
@@ -50,11 +50,11 @@ def test_a_pause_needs_every_player_and_freezes_moves_and_the_deadline(live, clo
     game.refresh_from_db()
     clock.now += timedelta(seconds=10)
     left = game.deadline - clock.now
-    pause.pause_ask(game=game, user=users[0])
-    pause.pause_answer(game=game, user=users[1], agree=True)
+    aids.pause_ask(game=game, user=users[0])
+    aids.pause_answer(game=game, user=users[1], agree=True)
     # Not yet: one player has not agreed; play goes on meanwhile.
     assert not pause.is_paused(game)
-    pause.pause_answer(game=game, user=users[2], agree=True)
+    aids.pause_answer(game=game, user=users[2], agree=True)
 
     game.refresh_from_db()
     assert Pause.objects.get(game=game).status == Pause.Status.PAUSED
@@ -69,9 +69,9 @@ def test_a_pause_needs_every_player_and_freezes_moves_and_the_deadline(live, clo
 
     # Resume: everyone confirms; the countdown runs, then the decision has what it had left.
     for seat in (0, 1):
-        pause.pause_confirm(game=game, user=users[seat])
+        aids.pause_confirm(game=game, user=users[seat])
     assert Pause.objects.get(game=game).status == Pause.Status.PAUSED
-    pause.pause_confirm(game=game, user=users[2])
+    aids.pause_confirm(game=game, user=users[2])
     game.refresh_from_db()
     row = Pause.objects.get(game=game)
     assert row.status == Pause.Status.RESUMING
@@ -86,29 +86,29 @@ def test_a_pause_needs_every_player_and_freezes_moves_and_the_deadline(live, clo
 
 def test_silence_is_no_and_a_refusal_ends_the_request(live, clock):
     game, users = live
-    pause.pause_ask(game=game, user=users[0])
-    pause.pause_answer(game=game, user=users[1], agree=True)
+    aids.pause_ask(game=game, user=users[0])
+    aids.pause_answer(game=game, user=users[1], agree=True)
     clock.now += timedelta(seconds=pause.ASK_SECONDS + 1)
     # Too late: the request has lapsed.
     with pytest.raises(services.GameError):
-        pause.pause_answer(game=game, user=users[2], agree=True)
+        aids.pause_answer(game=game, user=users[2], agree=True)
     assert pause.current(game) is None
     assert roll(game, users).actions >= 1
 
-    pause.pause_ask(game=game, user=users[1])
-    assert pause.pause_answer(game=game, user=users[2], agree=False) is None
+    aids.pause_ask(game=game, user=users[1])
+    assert aids.pause_answer(game=game, user=users[2], agree=False) is None
     assert not Pause.objects.filter(game=game).exists()
     with pytest.raises(services.GameError):
-        pause.pause_answer(game=game, user=users[0], agree=True)
+        aids.pause_answer(game=game, user=users[0], agree=True)
 
 
 def test_no_pause_on_correspondence_tables_nor_for_spectators(alice, bob, charlie, clock):
     game = start_game(alice, bob, pace="correspondence")
     with pytest.raises(services.GameError):
-        pause.pause_ask(game=game, user=alice)
+        aids.pause_ask(game=game, user=alice)
     live = start_game(alice, bob, pace="live", name="Live")
     with pytest.raises(services.NotAllowed):
-        pause.pause_ask(game=live, user=charlie)
+        aids.pause_ask(game=live, user=charlie)
     assert not Pause.objects.exists()
 
 
@@ -135,8 +135,8 @@ def test_a_spectator_sees_the_pause_but_no_buttons(client, live, clock):
     client.logout()
     page = client.get(reverse("games:game", args=[game.pk])).content.decode()
     assert 'id="pause"' not in page
-    pause.pause_ask(game=game, user=users[0])
+    aids.pause_ask(game=game, user=users[0])
     for seat in (1, 2):
-        pause.pause_answer(game=game, user=users[seat], agree=True)
+        aids.pause_answer(game=game, user=users[seat], agree=True)
     page = client.get(reverse("games:game", args=[game.pk])).content.decode()
     assert "The game is paused" in page and 'name="do"' not in page

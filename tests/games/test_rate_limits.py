@@ -96,7 +96,7 @@ def test_invitations_over_the_limit_get_429_and_send_nothing(client, alice, make
 
 @pytest.mark.django_db
 def test_uploads_over_the_limit_get_429_per_user(client, alice, bob, tight):
-    # (Uploads need a login: games.views.play.record_upload.)
+    # (Uploads need a login: games.views.records.record_upload.)
     url = reverse("games:record_upload")
     client.force_login(alice)
     for _ in range(2):

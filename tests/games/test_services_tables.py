@@ -6,6 +6,7 @@ import pytest
 
 from games import services
 from games.models import Game, GameAction, Seat, Table
+from games.options import table_rules
 from tests.factories import UserFactory
 
 
@@ -202,7 +203,7 @@ def test_team_picking_is_refused_outside_team_games_and_bots_move_only_by_the_ho
 @pytest.mark.django_db
 def test_correspondence_tables_count_the_world_thresholds_in_rounds(alice, make_table):
     table = make_table(alice, preset="world-classic", pace="correspondence", turn_hours=72)
-    rules = services.table_rules(preset=table.preset, options=table.options, pace=table.pace)
+    rules = table_rules(preset=table.preset, options=table.options, pace=table.pace)
 
     assert rules.salary_stops_minutes is None and rules.rent_tax_minutes is None
     assert rules.salary_stops_round == 40
@@ -216,13 +217,13 @@ def test_correspondence_tables_count_the_world_thresholds_in_rounds(alice, make_
 def test_correspondence_tables_take_the_hosts_rounds_and_live_tables_keep_minutes(
     alice, make_table
 ):
-    corr = services.table_rules(
+    corr = table_rules(
         preset="world-quick", options={"salary_stops_round": 12}, pace="correspondence"
     )
-    never = services.table_rules(
+    never = table_rules(
         preset="world-quick", options={"rent_tax_minutes": None}, pace="correspondence"
     )
-    live = services.table_rules(preset="world-quick", options={}, pace="live")
+    live = table_rules(preset="world-quick", options={}, pace="live")
 
     assert (corr.salary_stops_round, corr.salary_stops_minutes) == (12, None)
     assert (never.rent_tax_round, never.rent_tax_minutes) == (None, None)

@@ -9,7 +9,7 @@ import random
 
 import pytest
 
-from games import services, standing
+from games import aids, services
 from games.engine import GameState, RuleSet, apply, new_game, set_clock, waiting_on
 from games.engine.bots import make_bot
 from games.models import GameAction, StandingOrder
@@ -164,7 +164,7 @@ def test_orders_are_played_as_the_players_own_actions_logged_as_standing(alice, 
     users = users_by_seat(game)
     seat = game.current_seat
     services_user = users[seat]
-    standing.standing_orders_set(game=game, user=services_user, orders=Orders(end_turn=True))
+    aids.standing_orders_set(game=game, user=services_user, orders=Orders(end_turn=True))
     game.refresh_from_db()
     services.game_submit_action(game=game, user=services_user, action={"type": "roll"}, expected_version=game.version)
     game = play_until(game, lambda s: GameAction.objects.filter(game=game, source="standing").exists())
@@ -182,7 +182,7 @@ def test_orders_set_while_the_game_waits_apply_at_once(alice, bob):
     users = users_by_seat(game)
     version = game.version
 
-    sub = standing.standing_orders_set(game=game, user=users[seat], orders=Orders(end_turn=True))
+    sub = aids.standing_orders_set(game=game, user=users[seat], orders=Orders(end_turn=True))
 
     assert sub.actions >= 1
     st = stored(game)
@@ -197,8 +197,8 @@ def test_cancelled_orders_play_nothing(alice, bob):
                       lambda s: not s.stack and s.phase == "roll")
     seat = game.current_seat
     user = users_by_seat(game)[seat]
-    standing.standing_orders_set(game=game, user=user, orders=Orders(end_turn=True, auction_percent=50))
-    standing.standing_orders_cancel(game=game, user=user)
+    aids.standing_orders_set(game=game, user=user, orders=Orders(end_turn=True, auction_percent=50))
+    aids.standing_orders_cancel(game=game, user=user)
     assert not StandingOrder.objects.filter(game=game).exists()
     game = play_until(game, lambda s: not s.stack and s.phase == "end_turn" and s.current == seat)
 
@@ -216,12 +216,12 @@ def test_cancelled_orders_play_nothing(alice, bob):
 def test_forged_orders_are_refused_and_change_nothing(alice, bob, orders):
     game = start_game(alice, bob, pace="correspondence")
     user = users_by_seat(game)[0]
-    standing.standing_orders_set(game=game, user=user, orders=Orders(end_turn=True))
+    aids.standing_orders_set(game=game, user=user, orders=Orders(end_turn=True))
     game.refresh_from_db()
     before = (game.version, game.state)
 
     with pytest.raises(services.GameError):
-        standing.standing_orders_set(game=game, user=user, orders=orders)
+        aids.standing_orders_set(game=game, user=user, orders=orders)
 
     game.refresh_from_db()
     assert (game.version, game.state) == before
@@ -233,7 +233,7 @@ def test_forged_orders_are_refused_and_change_nothing(alice, bob, orders):
 def test_orders_of_someone_without_a_seat_are_refused(alice, bob, charlie):
     game = start_game(alice, bob, pace="correspondence")
     with pytest.raises(services.NotAllowed):
-        standing.standing_orders_set(game=game, user=charlie, orders=Orders(end_turn=True))
+        aids.standing_orders_set(game=game, user=charlie, orders=Orders(end_turn=True))
     assert not StandingOrder.objects.exists()
 
 
@@ -242,7 +242,7 @@ def test_a_game_with_standing_orders_replays_exactly_from_its_record(alice, bob,
     game = start_game(alice, bob, charlie, preset="world-classic", pace="correspondence")
     users = users_by_seat(game)
     for seat, user in users.items():
-        standing.standing_orders_set(game=game, user=user, orders=Orders(
+        aids.standing_orders_set(game=game, user=user, orders=Orders(
             end_turn=True, casino_skip=True, income_tax="flat", auction_percent=110 + 20 * seat))
     # Someone declines a deed: its auction is played by the bidders' orders.
     game = play_until(game, lambda s: s.pending() == "buy")

@@ -6,8 +6,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from games.options import describe_changes, pace_summary, table_changes
-from games.services import table_rules
+from games.options import describe_changes, pace_summary, table_changes, table_rules
 from games.templatetags.table_tags import time_left
 
 NOW = datetime(2030, 1, 1, 12, 0, tzinfo=UTC)

@@ -88,7 +88,7 @@ def test_a_forged_unsubscribe_link_is_refused_and_changes_nothing(alice, token):
 def test_a_link_for_an_unknown_kind_is_refused(alice):
     from django.core import signing
 
-    from notifications.services import UNSUBSCRIBE_SALT
+    from notifications.tokens import UNSUBSCRIBE_SALT
 
     token = signing.dumps([alice.pk, "everything"], salt=UNSUBSCRIBE_SALT)
     assert Client().post(reverse("notifications:unsubscribe", args=[token])).status_code == 404

@@ -1,17 +1,14 @@
 from __future__ import annotations
 
-import importlib.machinery
 import io
-import sys
-import types
 
 import pytest
 from allauth.account.models import EmailAddress
-from django.core.management import call_command
+from django.core.management import call_command, get_commands
 from django.urls import reverse
 
-from accounts.management.commands import demo_setup
 from accounts.models import User
+from games.models import Game
 
 
 @pytest.mark.django_db
@@ -44,19 +41,13 @@ def test_demo_setup_restores_a_changed_demo_password():
 
 
 @pytest.mark.django_db
-def test_demo_game_hook_calls_games_demo_when_it_exists(monkeypatch):
-    calls = []
-    module = types.ModuleType("games.demo")
-    module.__spec__ = importlib.machinery.ModuleSpec("games.demo", None)
-    module.create_demo_game = lambda user: calls.append(user) or "game #1"
-    monkeypatch.setitem(sys.modules, "games.demo", module)
-    user = demo_setup.demo_user_ensure()
+def test_demo_setup_is_the_games_apps_command_and_makes_the_demo_game_once():
+    out = io.StringIO()
+    call_command("demo_setup", stdout=out)
+    call_command("demo_setup", stdout=out)
 
-    assert demo_setup.demo_game_hook(user) == "game #1"
-    assert calls == [user]
-
-
-def test_demo_game_hook_does_nothing_without_games_demo(monkeypatch):
-    monkeypatch.setattr(demo_setup.importlib.util, "find_spec", lambda name: None)
-
-    assert demo_setup.demo_game_hook(object()) is None
+    assert get_commands()["demo_setup"] == "games"
+    user = User.objects.get(username="demo")
+    games = Game.objects.filter(table__host=user, status=Game.Status.ACTIVE)
+    assert games.count() == 1
+    assert f"Demo game: {games.get()}" in out.getvalue()

@@ -1,0 +1,271 @@
+"""The writes of the correspondence aids (RULES.md 15: standing orders, vacation) and of the live
+pause (RULES.md 11), HackSoft style: keyword-only services, each in one transaction, refusing with
+a GameError and changing nothing. What a move needs of them at every step (the orders' answers,
+whether the game is paused, when a clock starts after a vacation) lives in games/standing.py,
+games/pause.py and games/vacation.py, which games/services.py reads; this module writes through
+games/services.py (one direction only: tests/test_import_cycles.py).
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+from games import pause as pauses
+from games import services, standing, vacation
+from games.engine import GameState
+from games.errors import GameError, NotAllowed, StaleVersion
+from games.models import Game, Pause, StandingOrder, Table, Vacation
+
+# ---------------------------------------------------------------------------------------------
+# Standing orders (RULES.md 15)
+# ---------------------------------------------------------------------------------------------
+
+
+def standing_orders_set(*, game, user, orders: standing.Orders):
+    """Set (or change) ``user``'s standing orders in ``game``; orders with nothing in them cancel
+    them. Refused (GameError, nothing written) for someone without a seat, a seat a bot plays,
+    a finished game and orders that name no decision of this game. The orders apply at once if
+    the game already waits on the player for a decision they name. Returns the Submission of
+    what they played (``actions`` 0 if nothing)."""
+    from django.utils.translation import gettext_lazy as _
+
+
+    with transaction.atomic():
+        # The game row first, as a move takes it: orders and moves of one game are serialised.
+        game = services._locked_game(game.pk)
+        if game.status != Game.Status.ACTIVE:
+            raise GameError(_("this game is over"))
+        seats = list(game.table.seats.select_related("user"))
+        seat = services._seat_of(seats, user)
+        if seat is None:
+            raise NotAllowed(_("you are not playing in this game"))
+        if seat.bot:
+            raise NotAllowed(_("a bot plays your seat since your third missed turn"))
+        before = game.state
+        state = GameState.from_json(before)
+        if state.players[seat.position].bankrupt:
+            raise GameError(_("you are out of this game"))
+        standing.validate(state=state, orders=orders)
+        if orders.any:
+            StandingOrder.objects.update_or_create(
+                game=game, seat=seat.position,
+                defaults={"end_turn": orders.end_turn, "jail": orders.jail, "income_tax": orders.income_tax,
+                          "casino_skip": orders.casino_skip, "reject_bot_trades": orders.reject_bot_trades,
+                          "auction_percent": orders.auction_percent})
+        else:
+            StandingOrder.objects.filter(game=game, seat=seat.position).delete()
+        with_orders = set(game.aids.get("orders", ()))
+        with_orders = with_orders | {seat.position} if orders.any else with_orders - {seat.position}
+        game.aids = {**game.aids, "orders": sorted(with_orders)}
+        game.save(update_fields=["aids"])
+        # "The moment the game waits on them": it may already.
+        services._clock(game, state, services.timezone.now())
+        sub = services.Submission(game=game, state=state)
+        if not pauses.is_paused(game):  # (a paused game plays them when it resumes)
+            services._advance(sub, seats)
+        if sub.actions:
+            services._write(sub, seats, before=before)
+        elif not pauses.is_paused(game):
+            services.queue_site_action(game)  # (played by the bots' task when not inline)
+        return sub
+
+
+def standing_orders_cancel(*, game, user):
+    """Cancel every standing order of ``user`` in ``game``."""
+    return standing_orders_set(game=game, user=user, orders=standing.Orders())
+
+
+# ---------------------------------------------------------------------------------------------
+# Vacation (RULES.md 15)
+# ---------------------------------------------------------------------------------------------
+
+def _player(game_id: int, user):
+
+    game = services._locked_game(game_id)
+    if game.status != Game.Status.ACTIVE:
+        raise GameError(_("this game is over"))
+    if game.table.pace != Table.Pace.CORRESPONDENCE:
+        raise GameError(_("vacations are for correspondence tables"))
+    seats = list(game.table.seats.select_related("user"))
+    seat = services._seat_of(seats, user)
+    if seat is None:
+        raise NotAllowed(_("you are not playing in this game"))
+    if seat.bot:
+        raise NotAllowed(_("a bot plays your seat since your third missed turn"))
+    if game.state["players"][seat.position]["bankrupt"]:
+        raise GameError(_("you are out of this game"))
+    return game, seat
+
+
+@transaction.atomic
+def vacation_take(*, game, user, days, now: datetime | None = None, expected_version: int | None = None):
+    """``user`` goes on vacation in ``game`` for ``days`` whole days (a vacation under way is
+    extended). Refused (GameError, nothing written) on a live table, with no allowance left, for
+    a number of days that is not a whole number from 1 to what is left, and (StaleVersion) from
+    a page older than the game (``expected_version``: a second click takes no days twice).
+    Returns the Vacation."""
+
+    now = now or timezone.now()
+    game, seat = _player(game.pk, user)
+    if expected_version is not None and expected_version != game.version:
+        raise StaleVersion(
+            _("the game has moved on since your page was drawn; here is the current position"))
+    allowance = game.table.vacation_days
+    if allowance == 0:
+        raise GameError(_("this table gives no vacation"))
+    row, _created = Vacation.objects.select_for_update().get_or_create(game=game, seat=seat.position)
+    left = allowance - row.days_used
+    if left <= 0:
+        raise GameError(_("you have no vacation days left in this game"))
+    if type(days) is not int or not 1 <= days <= left:
+        raise GameError(_("take from 1 to %(n)s whole days"), n=left)
+    if row.until is not None and row.until > now:
+        row.until += days * vacation.DAY
+    else:
+        row.started_at, row.until = now, now + days * vacation.DAY
+    row.days_used += days
+    row.save()
+    _move_deadline(game, seat.position, days * vacation.DAY)
+    return row
+
+
+@transaction.atomic
+def vacation_end(*, game, user, now: datetime | None = None):
+    """``user`` is back before the end of their vacation: the whole days not begun go back to
+    their allowance, and a deadline waiting on them moves back by as many days."""
+
+    now = now or timezone.now()
+    game, seat = _player(game.pk, user)
+    row = Vacation.objects.select_for_update().filter(game=game, seat=seat.position, until__gt=now).first()
+    if row is None:
+        raise GameError(_("you are not on vacation"))
+    unused = int((row.until - now) // vacation.DAY)
+    row.days_used -= unused
+    row.until = now
+    row.save()
+    _move_deadline(game, seat.position, -unused * vacation.DAY)
+    return row
+
+
+def _move_deadline(game, seat: int, by: timedelta) -> None:
+    """A decision waiting on the seat: its deadline moves by ``by`` (the clock frozen or given
+    back). The version goes up either way, so that open pages show the vacation."""
+    fields = ["version", "updated_at"]
+    if by and game.deadline is not None and seat in (game.waiting_seats or []):
+        game.deadline += by
+        fields.append("deadline")
+    game.version += 1
+    game.save(update_fields=fields)
+
+
+# ---------------------------------------------------------------------------------------------
+# Pause on live tables (RULES.md 11)
+# ---------------------------------------------------------------------------------------------
+
+def _locked(game_id: int, user, now: datetime):
+
+    game = services._locked_game(game_id)
+    if game.status != Game.Status.ACTIVE:
+        raise GameError(_("this game is over"))
+    if game.table.pace != Table.Pace.LIVE:
+        raise GameError(_("only live tables pause"))
+    seats = list(game.table.seats.select_related("user"))
+    seat = services._seat_of(seats, user)
+    if seat is None:
+        raise NotAllowed(_("you are not playing in this game"))
+    who = pauses.voters(seats, game.state)
+    if seat.position not in who:
+        raise NotAllowed(_("you have no say in this game any more"))
+    pause = Pause.objects.select_for_update().filter(game=game).first()
+    if pause is not None and pauses._over(pause, now):
+        pause.delete()
+        pause = None
+    return game, seat.position, who, pause
+
+
+def _bump(game, pause=None) -> None:
+    """Save the game with its pause mark (``Game.aids``); open pages see the change at their
+    next poll. The new version makes a queued bot task stale, so the next one is queued here."""
+
+    aids = {k: v for k, v in (game.aids or {}).items() if k != "pause"}
+    if pause is not None and pause.status == pause.Status.PAUSED:
+        aids["pause"] = "paused"
+    elif pause is not None and pause.status == pause.Status.RESUMING:
+        aids["pause"] = pause.resume_at.isoformat()
+    game.aids = aids
+    game.version += 1
+    game.save(update_fields=["version", "deadline", "aids", "updated_at"])
+    if "pause" not in aids:
+        services.queue_site_action(game)  # a bot due before the request plays on
+    elif aids["pause"] != "paused":
+        # The countdown to resume: the bots' next action comes when it ends.
+        services.queue_site_action(game, after=max((pause.resume_at - timezone.now()).total_seconds(), 0))
+
+
+def _grant(game, pause, now: datetime) -> None:
+    pause.status = pause.Status.PAUSED
+    pause.remaining = None if game.deadline is None else max(game.deadline - now, timedelta(0))
+    pause.save()
+    game.deadline = None  # frozen: the sweep finds nothing due
+
+
+@transaction.atomic
+def pause_ask(*, game, user, now: datetime | None = None):
+
+    now = now or timezone.now()
+    game, seat, who, pause = _locked(game.pk, user, now)
+    if pause is not None:
+        raise GameError(_("a pause is already asked") if pause.status == Pause.Status.ASKED
+                                 else _("the game is paused"))
+    pause = Pause.objects.create(game=game, asked_by=seat, asked_at=now, agreed=[seat])
+    if set(pause.agreed) >= who:
+        _grant(game, pause, now)
+    _bump(game, pause)
+    return pause
+
+
+@transaction.atomic
+def pause_answer(*, game, user, agree: bool, now: datetime | None = None):
+    """A player's yes or no to the pause asked. A no ends the request."""
+
+    now = now or timezone.now()
+    game, seat, who, pause = _locked(game.pk, user, now)
+    if pause is None or pause.status != Pause.Status.ASKED:
+        raise GameError(_("no pause is asked (a request lapses after %(n)s seconds)"), n=pauses.ASK_SECONDS)
+    if not agree:
+        pause.delete()
+        _bump(game)
+        return None
+    if seat not in pause.agreed:
+        pause.agreed = [*pause.agreed, seat]
+    if set(pause.agreed) >= who:
+        _grant(game, pause, now)
+    else:
+        pause.save()
+    _bump(game, pause)
+    return pause
+
+
+@transaction.atomic
+def pause_confirm(*, game, user, now: datetime | None = None):
+    """A player is ready to play on; once every player is, the countdown starts."""
+
+    now = now or timezone.now()
+    game, seat, who, pause = _locked(game.pk, user, now)
+    if pause is None or pause.status != Pause.Status.PAUSED:
+        raise GameError(_("the game is not paused"))
+    if seat not in pause.confirmed:
+        pause.confirmed = [*pause.confirmed, seat]
+    if set(pause.confirmed) >= who:
+        pause.status = Pause.Status.RESUMING
+        pause.resume_at = now + timedelta(seconds=pauses.COUNTDOWN_SECONDS)
+        if pause.remaining is not None:
+            # The decision gets back what it had left, counted from the end of the countdown.
+            game.deadline = pause.resume_at + pause.remaining
+    pause.save()
+    _bump(game, pause)
+    return pause
