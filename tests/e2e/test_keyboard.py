@@ -136,7 +136,8 @@ def test_shortcut_keys_press_the_buttons_and_not_while_typing(browser, site, ali
         assert version(page) == v
         page.keyboard.press("Escape")
         help_.wait_for(state="hidden")
-        assert page.evaluate("document.activeElement.classList.contains('brand')")
+        # (A dialog's "close" event, which puts focus back, comes in a task after it hides.)
+        page.wait_for_function("document.activeElement.classList.contains('brand')", timeout=5000)
         # The button in the header opens it too.
         page.get_by_role("button", name="Keyboard shortcuts").click()
         help_.wait_for(state="visible")
@@ -187,7 +188,8 @@ def test_a_deed_card_opens_from_the_board_and_the_players_panel(browser, site, a
         assert page.evaluate("document.activeElement.closest('#deed-dialog') !== null")  # focus stays inside
         page.keyboard.press("Escape")
         dialog.wait_for(state="hidden")
-        assert page.evaluate(f"document.activeElement.matches('a.deed[data-deed=\"{sq}\"]')")
+        # (A dialog's "close" event, which puts focus back, comes in a task after it hides.)
+        page.wait_for_function(f"document.activeElement.matches('a.deed[data-deed=\"{sq}\"]')", timeout=5000)
     finally:
         context.close()
 

@@ -53,12 +53,12 @@ def test_a_roll_answers_with_the_changed_parts_only(client, alice, bob):
     assert html.count("hx-swap-oob=") == len(targets)
     after = GameState.from_json(Game.objects.get(pk=game.pk).state)
     assert json.loads(response["HX-Trigger"]) == {"game:moved": {"version": game.version + 1}}
-    squares = {t for t, _swap in targets if ".board > .sq" in t}
+    squares = {t for t, _swap in targets if ".board .squares > .sq" in t}
     # The token left its square and arrived on another: those two squares (more only if the
     # landing square is offered to buy, or the pool changed), never the whole board.
     start, end = before.players[mover].pos, after.players[mover].pos
-    assert f"#game .board > .sq:nth-child({start + 1})" in squares
-    assert f"#game .board > .sq:nth-child({end + 1})" in squares
+    assert f"#game .board .squares > .sq:nth-child({start + 1})" in squares
+    assert f"#game .board .squares > .sq:nth-child({end + 1})" in squares
     assert len(squares) <= 4
     assert html.count('class="sq ') == len(squares)
     assert ("#game .centre", "innerHTML") in targets

@@ -101,7 +101,7 @@ def test_the_bell_tells_the_tab_how_many_games_wait_on_you_in_a_fixed_number_of_
     expected = sum(1 for u in users.values() if u == alice)
 
     client.get(reverse("notifications:badge"), **HTMX)  # (the session's first read, as any page's)
-    with django_assert_num_queries(4):  # session, user, unread count, seats waited on
+    with django_assert_num_queries(3):  # user, unread count, seats waited on (the session: cached)
         badge = client.get(reverse("notifications:badge"), **HTMX).content.decode()
     assert f'data-waiting="{expected}"' in badge
     assert 'data-label="Your turn"' in badge
