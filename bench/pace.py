@@ -73,7 +73,8 @@ class Clock:
 
 def play(index: int, preset: str, options: dict, aids: bool, args, clock: Clock) -> list[dict]:
     from accounts.models import User
-    from games import aids, services, standing
+    from games import aids as aid_services
+    from games import services, standing
     from games.engine import GameState, make_bot, waiting_on
     from games.models import Game, GameAction
 
@@ -94,7 +95,7 @@ def play(index: int, preset: str, options: dict, aids: bool, args, clock: Clock)
     if aids:
         state = GameState.from_json(game.state)
         for user in humans:
-            aids.standing_orders_set(game=game, user=user, orders=standing.Orders(
+            aid_services.standing_orders_set(game=game, user=user, orders=standing.Orders(
                 end_turn=True, income_tax="flat", casino_skip=state.rules.casino, auction_percent=args.percent,
                 reject_bot_trades=args.reject_bot_trades))
         game.refresh_from_db()
