@@ -14,6 +14,12 @@ def game_path(game_id: int) -> str:
     return reverse("games:game", kwargs={"game_id": game_id})
 
 
+def deed_cards_path(game_id: int) -> str:
+    """The game's deed cards' address without the square ("/games/7/deeds/"): a deed's card is
+    at this path plus its square and "/" (the players' panels link each deed to it)."""
+    return reverse("games:game_deed", args=[game_id, 0]).removesuffix("0/")
+
+
 def invite_path(code: str) -> str:
     return reverse("games:invite", kwargs={"code": code})
 

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from django import template
-from django.urls import reverse
 
 from games import formats
+from games.links import deed_cards_path
 from games.views.page_html import log_html, players_html, squares_html
 
 register = template.Library()
@@ -44,5 +44,5 @@ def player_items(context, players, deadline=None) -> str:
     game = context.get("game")
     deed_base = None
     if game is not None and not context.get("readonly"):
-        deed_base = reverse("games:game_deed", args=[game.pk, 0]).removesuffix("0/")
+        deed_base = deed_cards_path(game.pk)
     return players_html(players, deadline, deed_base=deed_base)

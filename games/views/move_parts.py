@@ -38,9 +38,9 @@ from typing import Any
 
 from django.http import HttpRequest, HttpResponse
 from django.template.loader import render_to_string
-from django.urls import reverse
 from django_htmx.http import reswap, trigger_client_event
 
+from games.links import deed_cards_path
 from games.models import Game, Seat
 from games.views import present
 from games.views.page_html import log_html, players_html, square_html
@@ -129,7 +129,7 @@ def _parts(request: HttpRequest, *, before: Game, seats: list[Seat], ctx: dict[s
                                      square_html(b, economy=economy, game_id=game.pk)))
 
     deadline_changed = before.deadline != ctx["deadline"]
-    deed_base = reverse("games:game_deed", args=[game.pk, 0]).removesuffix("0/")  # (as play_tags)
+    deed_base = deed_cards_path(game.pk)
     for k, (a, b) in enumerate(zip(old_players, ctx["players"], strict=True)):
         if a != b or (deadline_changed and (a["waiting"] or b["waiting"])):
             parts.append(_instead_of(f"#game .players > .player:nth-of-type({k + 1})",
