@@ -453,8 +453,7 @@ def _queue_site_action(sub: Submission, seats: list[Seat]) -> None:
     the version just written; a task that finds the game at another version does nothing."""
     if _bots_inline() or _site_action(sub, seats) is None:
         return
-    game_id, version, delay = sub.game.pk, sub.game.version, settings.BOT_DELAY_SECONDS
-    queue_on_commit("games.tasks.play_site_action", game_id, version, countdown=delay)
+    queue_site_action(sub.game)
 
 
 def queue_site_action(game: Game, *, after: float = 0) -> None:
