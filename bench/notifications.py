@@ -23,55 +23,28 @@ Uses a throwaway SQLite database in a temporary folder.
 from __future__ import annotations
 
 import argparse
-import os
 import random
 import sys
 import tempfile
 from collections import Counter
-from datetime import UTC, datetime, timedelta
+from datetime import timedelta
 from pathlib import Path
 from unittest import mock
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from correspondence import Clock, setup, start, table_of_four  # noqa: E402 (bench/, beside this script)
+
 VISIT_GAP = timedelta(hours=3)  # a person comes back to a game hours after it starts waiting
 SLOW_GAP = timedelta(hours=20)  # ... or, for the slow ones, with 4 of the 24 hours left
 DECISION_GAP = timedelta(seconds=20)  # decisions within one visit
-
-
-def setup(folder: str) -> None:
-    os.environ.update({
-        "DJANGO_SETTINGS_MODULE": "config.settings",
-        "VAR_DIR": folder,
-        "DATABASE_URL": "",
-        "CACHE_URL": "",
-        "CELERY_TASK_ALWAYS_EAGER": "true",
-        "EMAIL_BACKEND": "django.core.mail.backends.locmem.EmailBackend",
-        "RATELIMIT_ENABLE": "false",
-        "LOG_LEVEL": "WARNING",
-    })
-    import django
-    from django.core.management import call_command
-
-    django.setup()
-    call_command("migrate", verbosity=0)
-    call_command("createcachetable", verbosity=0)
-
-
-class Clock:
-    def __init__(self) -> None:
-        self.now = datetime(2026, 1, 5, 9, 0, tzinfo=UTC)
-
-    def __call__(self) -> datetime:
-        return self.now
 
 
 def play(index: int, kind: str, rounds: int, clock: Clock) -> list[dict]:
     from django.core import mail
     from django.db import transaction
 
-    from accounts.models import User
     from games import services
     from games.engine import GameState, make_bot, waiting_on
     from games.models import Game
@@ -83,18 +56,9 @@ def play(index: int, kind: str, rounds: int, clock: Clock) -> list[dict]:
     # The e-mails of a wait beginning (the figure of issue 14), apart from the reminders.
     told = [Kind.YOUR_TURN, Kind.TRADE_OFFERED, Kind.AUCTION_OPEN]
 
-    humans = [User.objects.create_user(username=f"h{index}_{i}", email=f"h{index}_{i}@example.com",
-                                       password=None) for i in range(2)]
-    table = services.table_create(host=humans[0], name=f"Bench {index}", preset="classic", turn_hours=24,
-                                  seat_count=4)
-    services.table_join(table=table, user=humans[1])
-    for position in (2, 3):
-        services.table_set_seat(table=table, by=humans[0], position=position, bot="strategy")
+    table, humans = table_of_four(f"h{index}", preset="classic")
     mail.outbox = []
-    with mock.patch.object(services.secrets, "randbits", return_value=1000 + index):
-        game = services.table_start(table=table, by=humans[0])
-    seat_of = {s.user_id: s.position for s in table.seats.all() if s.user_id}
-    user_at = {seat_of[u.pk]: u for u in humans}
+    game, user_at = start(table, humans, seed=1000 + index)
     bot = make_bot("strategy")
     waits: Counter[int] = Counter(p for p in game.waiting_seats if p in user_at)
     per_decision: Counter[int] = Counter(waits)

@@ -27,71 +27,35 @@ Uses a throwaway SQLite database in a temporary folder.
 from __future__ import annotations
 
 import argparse
-import os
 import random
 import sys
 import tempfile
 from collections import Counter
-from datetime import UTC, datetime, timedelta
+from datetime import timedelta
 from pathlib import Path
 from unittest import mock
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from correspondence import Clock, setup, start, table_of_four  # noqa: E402 (bench/, beside this script)
+
 DECISION_GAP = timedelta(seconds=20)  # decisions within one visit
 VISIT_KINDS: dict[bool, Counter] = {False: Counter(), True: Counter()}  # what each visit began with
 PRESETS = (("classic", {"income_tax_choice": True}), ("world-classic", {}))
 
 
-def setup(folder: str) -> None:
-    os.environ.update({
-        "DJANGO_SETTINGS_MODULE": "config.settings",
-        "VAR_DIR": folder,
-        "DATABASE_URL": "",
-        "CACHE_URL": "",
-        "CELERY_TASK_ALWAYS_EAGER": "true",
-        "EMAIL_BACKEND": "django.core.mail.backends.locmem.EmailBackend",
-        "RATELIMIT_ENABLE": "false",
-        "LOG_LEVEL": "WARNING",
-    })
-    import django
-    from django.core.management import call_command
-
-    django.setup()
-    call_command("migrate", verbosity=0)
-    call_command("createcachetable", verbosity=0)
-
-
-class Clock:
-    def __init__(self) -> None:
-        self.now = datetime(2026, 1, 5, 9, 0, tzinfo=UTC)
-
-    def __call__(self) -> datetime:
-        return self.now
-
-
 def play(index: int, preset: str, options: dict, aids: bool, args, clock: Clock) -> list[dict]:
-    from accounts.models import User
     from games import aids as aid_services
     from games import services, standing
     from games.engine import GameState, make_bot, waiting_on
     from games.models import Game, GameAction
 
     tag = f"{preset}{index}{'a' if aids else 'n'}"
-    humans = [User.objects.create_user(username=f"{tag}_{i}", email=f"{tag}_{i}@example.com", password=None)
-              for i in range(2)]
-    table = services.table_create(host=humans[0], name=f"Bench {tag}", preset=preset, options=options,
-                                  turn_hours=24, seat_count=4)
-    services.table_join(table=table, user=humans[1])
-    for position in (2, 3):
-        services.table_set_seat(table=table, by=humans[0], position=position, bot="strategy")
+    table, humans = table_of_four(tag, preset=preset, options=options)
     # The same seed for a game with and without aids: the same deal, the same first dice.
-    with mock.patch.object(services.secrets, "randbits", return_value=5000 + index):
-        game = services.table_start(table=table, by=humans[0])
-    seat_of = {s.user_id: s.position for s in table.seats.all() if s.user_id}
-    user_at = {seat_of[u.pk]: u for u in humans}
-    start = clock.now
+    game, user_at = start(table, humans, seed=5000 + index)
+    began = clock.now
     if aids:
         state = GameState.from_json(game.state)
         for user in humans:
@@ -138,7 +102,7 @@ def play(index: int, preset: str, options: dict, aids: bool, args, clock: Clock)
     rounds = max(1, min(game.round - 1, args.rounds) if game.status == Game.Status.ACTIVE else game.round)
     standing_actions = GameAction.objects.filter(game=game, source="standing").count()
     return [{"rounds": out_at.get(p, rounds), "visits": visits[p], "decisions": decisions[p],
-             "days": (clock.now - start) / timedelta(days=1) / rounds, "standing": standing_actions / 2,
+             "days": (clock.now - began) / timedelta(days=1) / rounds, "standing": standing_actions / 2,
              "over": game.status != Game.Status.ACTIVE} for p in user_at]
 
 
