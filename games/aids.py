@@ -31,9 +31,6 @@ def standing_orders_set(*, game, user, orders: standing.Orders):
     a finished game and orders that name no decision of this game. The orders apply at once if
     the game already waits on the player for a decision they name. Returns the Submission of
     what they played (``actions`` 0 if nothing)."""
-    from django.utils.translation import gettext_lazy as _
-
-
     with transaction.atomic():
         # The game row first, as a move takes it: orders and moves of one game are serialised.
         game = services._locked_game(game.pk)
@@ -63,7 +60,7 @@ def standing_orders_set(*, game, user, orders: standing.Orders):
         game.aids = {**game.aids, "orders": sorted(with_orders)}
         game.save(update_fields=["aids"])
         # "The moment the game waits on them": it may already.
-        services._clock(game, state, services.timezone.now())
+        services._clock(game, state, timezone.now())
         sub = services.Submission(game=game, state=state)
         if not pauses.is_paused(game):  # (a paused game plays them when it resumes)
             services._advance(sub, seats)
