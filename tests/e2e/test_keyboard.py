@@ -137,7 +137,9 @@ def test_shortcut_keys_press_the_buttons_and_not_while_typing(browser, site, ali
         page.keyboard.press("Escape")
         help_.wait_for(state="hidden")
         # (A dialog's "close" event, which puts focus back, comes in a task after it hides.)
-        page.wait_for_function("document.activeElement.classList.contains('brand')", timeout=5000)
+        # (A function, not an expression: Playwright evaluates an expression with eval, which the
+        # page's CSP refuses.)
+        page.wait_for_function("() => document.activeElement.classList.contains('brand')", timeout=5000)
         # The button in the header opens it too.
         page.get_by_role("button", name="Keyboard shortcuts").click()
         help_.wait_for(state="visible")
@@ -189,7 +191,7 @@ def test_a_deed_card_opens_from_the_board_and_the_players_panel(browser, site, a
         page.keyboard.press("Escape")
         dialog.wait_for(state="hidden")
         # (A dialog's "close" event, which puts focus back, comes in a task after it hides.)
-        page.wait_for_function(f"document.activeElement.matches('a.deed[data-deed=\"{sq}\"]')", timeout=5000)
+        page.wait_for_function(f"() => document.activeElement.matches('a.deed[data-deed=\"{sq}\"]')", timeout=5000)
     finally:
         context.close()
 
