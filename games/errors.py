@@ -101,5 +101,9 @@ class NotAllowed(GameError):
     pass
 
 
+class NotSeated(NotAllowed):
+    """The user has no seat in the game they tried to move in."""
+
+
 class InvitationBlocked(NotAllowed):
     """The invited address belongs to an account that blocks the host (issue 11)."""

@@ -39,7 +39,7 @@ from games.engine import (
     set_clock,
     waiting_on,
 )
-from games.errors import GameError, InvitationBlocked, NotAllowed, StaleVersion
+from games.errors import GameError, InvitationBlocked, NotAllowed, NotSeated, StaleVersion
 from games.models import (
     AuctionRow,
     DeckRow,
@@ -75,6 +75,14 @@ class Submission:
     events: list[dict] = field(default_factory=list)
     actions: int = 0
     orders: dict | None = None  # the game's standing orders by seat, read once (_standing_orders)
+    # The log rows this submission wrote, oldest first: a move's answer shows them without
+    # reading the log again (games/views/move_parts.py).
+    rows: list[GameAction] = field(default_factory=list)
+    # The seats of the table as the submission read them, and the game's state and deadline
+    # as they were before it (what the mover's page showed).
+    seats: list[Seat] = field(default_factory=list)
+    before: dict | None = None
+    before_deadline: datetime | None = None
 
 
 # ---------------------------------------------------------------------------------------------
@@ -360,8 +368,8 @@ def _apply(sub: Submission, action: dict, *, seat: int | None, user=None, source
     sub.actions += 1
     # The log keeps the clock each action was applied at, so live games replay exactly.
     logged = dict(action, clock=clock) if clock else action
-    GameAction.objects.create(game=sub.game, seq=state.seq, seat=seat, user=user, action=logged, events=events,
-                              source=source)
+    sub.rows.append(GameAction.objects.create(game=sub.game, seq=state.seq, seat=seat, user=user, action=logged,
+                                              events=events, source=source))
     sub.events.extend(events)
 
 
@@ -695,22 +703,24 @@ def _seats(game: Game, seats: list[Seat] | None) -> list[Seat]:
     return list(game.table.seats.select_related("user"))
 
 
-def game_submit_action(*, game: Game, user, action: dict, expected_version: int,
+def game_submit_action(*, game: Game | int, user, action: dict, expected_version: int,
                        seats: list[Seat] | None = None) -> Submission:
     """Apply one player's action. Raises StaleVersion, NotAllowed or GameError (with the engine's
-    reason for an illegal action); nothing is written then. ``seats`` are the table's seats when
-    the caller has just read them (they do not change once the game has started)."""
+    reason for an illegal action), and Game.DoesNotExist for no such game; nothing is written
+    then. ``game`` is the game or its id (the game is read again, locked, either way); ``seats``
+    are the table's seats when the caller has just read them (they do not change once the game
+    has started)."""
     return game_submit_actions(game=game, user=user, actions=[action], expected_version=expected_version,
                                seats=seats)
 
 
 @transaction.atomic
-def game_submit_actions(*, game: Game, user, actions: list[dict], expected_version: int,
+def game_submit_actions(*, game: Game | int, user, actions: list[dict], expected_version: int,
                         seats: list[Seat] | None = None) -> Submission:
     """Apply several actions of one player as a single move, all or none of them: a counter-offer
     is ``reject`` then ``propose`` (RULES.md 9). Bots answer only after the last action, and the
     version goes up once. Raises like ``game_submit_action``; nothing is written then."""
-    game = _locked_game(game.pk)
+    game = _locked_game(game if isinstance(game, int) else game.pk)
     if game.status != Game.Status.ACTIVE:
         raise GameError(_("this game is over"))
     if expected_version != game.version:
@@ -719,7 +729,7 @@ def game_submit_actions(*, game: Game, user, actions: list[dict], expected_versi
     seats = _seats(game, seats)
     seat = _seat_of(seats, user)
     if seat is None:
-        raise NotAllowed(_("you are not playing in this game"))
+        raise NotSeated(_("you are not playing in this game"))
     if seat.bot:
         raise NotAllowed(_("a bot plays your seat since your third missed turn"))
     if not actions or any(not isinstance(a, dict) or a.get("type") == "timeout" for a in actions):
@@ -728,7 +738,7 @@ def game_submit_actions(*, game: Game, user, actions: list[dict], expected_versi
     before = game.state
     state = GameState.from_json(before)
     _clock(game, state, timezone.now())
-    sub = Submission(game=game, state=state)
+    sub = Submission(game=game, state=state, seats=seats, before=before, before_deadline=game.deadline)
     for action in actions:
         try:
             _apply(sub, dict(action, player=seat.position), seat=seat.position, user=user, source="player")

@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import timedelta
 
+from django.core.cache import cache
+from django.db import transaction
 from django.db.models import Count, Max, Q, QuerySet
 from django.utils import formats, timezone
 from django.utils.translation import gettext as _
@@ -45,9 +47,36 @@ def recent_warnings(*, user) -> list[Sanction]:
     return list(Sanction.objects.filter(user=user, kind=Sanction.Kind.WARN, created_at__gt=since)[:3])
 
 
+# Whether a user has no suspension or ban is remembered in the cache (asked on every move):
+# saving or deleting any of their sanctions forgets it (moderation/signals.py), at once and again
+# once the transaction commits, so a new suspension holds from the next request; a user with
+# one is always read, so it ends when it ends. The expiry only bounds a change made some other
+# way (a queryset update).
+LOCKOUT_FREE_SECONDS = 300
+
+
+def _lockout_key(user_id: int) -> str:
+    return f"moderation:lockout-free:{user_id}"
+
+
 def lockout(*, user) -> Sanction | None:
     """The suspension or ban that keeps the user out of the site, or None."""
-    return strongest_sanction(user=user, kinds=LOCKOUT)
+    if user is None or not user.is_authenticated:
+        return None
+    key = _lockout_key(user.pk)
+    if cache.get(key):
+        return None
+    sanction = strongest_sanction(user=user, kinds=LOCKOUT)
+    if sanction is None:
+        cache.set(key, True, LOCKOUT_FREE_SECONDS)
+    return sanction
+
+
+def forget_lockout(*, user_id: int) -> None:
+    """A sanction of the user changed: their next request reads their sanctions again."""
+    key = _lockout_key(user_id)
+    cache.delete(key)
+    transaction.on_commit(lambda: cache.delete(key))
 
 
 def sanction_sentence(sanction: Sanction) -> str:

@@ -75,6 +75,16 @@ def _instead_of(target: str, html: str) -> str:
     return marked + "\n"
 
 
+def _drawn(sq: dict[str, Any]) -> dict[str, Any]:
+    """What a square's markup (board/square.html) shows of its view: the owner and the tokens
+    are whole player views (present.board_view), of which it draws only a few fields, so that a
+    player's cash or net worth changing redraws their card, not every square they own.
+    tests/games/test_move_parts.py holds this to the markup itself."""
+    owner = sq["owner"]
+    return {**sq, "owner": owner and (owner["colour"], owner["initial"], owner["name"]),
+            "tokens": [(p["current"], p["colour"], p["name"], p["initial"], p["in_jail"]) for p in sq["tokens"]]}
+
+
 def _tools(st, acting: int | None, choices) -> tuple:
     """What the tools slot (game_tools.html) shows, as _context draws it after a move (no form
     prefilled, no builder asked for): the debt, the manage panel, the trade builder."""
@@ -124,7 +134,7 @@ def _parts(request: HttpRequest, *, before: Game, seats: list[Seat], ctx: dict[s
     economy = ctx["economy"]
     pool_changed = any(old_economy.get(k) != economy.get(k) for k in ("free_parking", "jackpot"))
     for i, (a, b) in enumerate(zip(old_squares, ctx["squares"], strict=True)):
-        if a != b or (pool_changed and b["corner"] == "parking"):
+        if _drawn(a) != _drawn(b) or (pool_changed and b["corner"] == "parking"):
             parts.append(_instead_of(f"#game .board .squares > .sq:nth-child({i + 1})",
                                      square_html(b, economy=economy, game_id=game.pk)))
 

@@ -84,7 +84,11 @@ def _shown_state(data: dict[str, Any], seats: list[Seat]) -> GameState:
 
 
 def _context(request: HttpRequest, game: Game, seats: list[Seat], me: Seat | None, *,
-             flash: str | None = None, flash_level: str = "error", prefill: dict | None = None) -> dict[str, Any]:
+             flash: str | None = None, flash_level: str = "error", prefill: dict | None = None,
+             log: tuple[list[dict], bool] | None = None) -> dict[str, Any]:
+    """The game fragment's context. ``log``: the newest log rows and whether older ones exist,
+    when the caller has them (a move's answer: the rows it wrote, _new_log_rows); else the log's
+    first page is read."""
     state = _shown_state(game.state, seats)
     active = game.status == Game.Status.ACTIVE
     my = me.position if me is not None else None
@@ -96,7 +100,13 @@ def _context(request: HttpRequest, game: Game, seats: list[Seat], me: Seat | Non
     players = present.players_view(state, me=my)
     choices = present.choices_for(state, acting)
     names = [p.name for p in state.players]
-    rows, more = _log_rows(game)
+    if log is None:
+        rows, more = _log_rows(game)
+        log_before = rows[-1]["seq"] if rows else None
+    else:
+        # The first page as the page shows it after the move, of which these are the newest.
+        rows, more = log
+        log_before = max(rows[0]["seq"] - (LOG_PAGE - 1), 0) if rows else None
     offer = present.offer_view(state, acting)
 
     builder = None
@@ -134,7 +144,7 @@ def _context(request: HttpRequest, game: Game, seats: list[Seat], me: Seat | Non
         "dice": present.dice_view(state.last_dice), "economy": present.economy_view(state),
         "last_card": present.last_card(rows[0]["events"] if rows else [], names),
         "log": present.log_entries(rows, names, state.board, viewer=my), "log_more": more,
-        "log_before": rows[-1]["seq"] if rows else None,
+        "log_before": log_before,
         "waiting_names": [names[p] for p in game.waiting_seats if 0 <= p < len(names)],
         # Issue 10: while only bots are waited on, their tasks move the game every
         # BOT_DELAY_SECONDS: the page follows them at the live pace, and shows no clock (theirs
@@ -213,6 +223,23 @@ def _answer(request: HttpRequest, game_id: int, *, message: str | None, status: 
     return response
 
 
+class _NotAPlayer(Exception):
+    """A refused number's range cannot be worded for someone without a seat (act)."""
+
+
+def _new_log_rows(sub: services.Submission) -> tuple[list[dict], bool] | None:
+    """The log rows a move wrote, newest first, as ``_log_rows`` reads them, and whether older
+    ones exist: what a move's answer adds to the page's log without reading it again. None when
+    the move wrote a whole page of them or more (the answer then shows the log's first page as
+    read)."""
+    if not sub.rows or len(sub.rows) >= LOG_PAGE:
+        return None
+    rows = [{"seq": r.seq, "seat": r.seat, "source": r.source, "events": r.events, "created_at": r.created_at,
+             "reason": (r.action or {}).get("reason")} for r in reversed(sub.rows)]
+    # (Actions are numbered from 0, one log row each: seq + 1 of them so far.)
+    return rows, rows[0]["seq"] + 1 > LOG_PAGE
+
+
 def _wants_json(request: HttpRequest) -> bool:
     """A program's move: it asks for JSON (``Accept: application/json``) and is not htmx, which
     always gets the fragment. Browsers' ``Accept`` prefers HTML, and ``*/*`` counts as HTML."""
@@ -253,42 +280,54 @@ def act(request: HttpRequest, game_id: int) -> HttpResponse:
     """Every move of the page's forms, and of programs: the same checks and the same form fields
     for both; a program asking for JSON gets JSON back (see ``_wants_json``)."""
     as_json = _wants_json(request)
-    game, seats, me = _load(request, game_id)
-    if me is None:
+
+    def not_a_player() -> HttpResponse:
+        # (404 for a game the viewer may not see at all.)
+        _load(request, game_id)
         message = _(NOT_A_PLAYER)
         if as_json or request.htmx:
             return _refusal(request, game_id, as_json, message=message, error=NOT_A_PLAYER, status=403)
         # Without JavaScript: the site's page, saying why, with the way back to the game.
         return refused_page(request, reason=message, status=403,
                             back_url=reverse("games:game", args=[game_id]), back_label=_("Back to the game"))
+
+    # A move is locked and read once, by the service: the checks before it need no game, and a
+    # refused move reads the game only then, to answer (which takes as long as it takes).
+    if not request.user.is_authenticated:
+        return not_a_player()
     # A suspended or banned player's games go on without them (their turns time out).
     locked_out = lockout_refusal(user=request.user)
     if locked_out is not None:
+        if _load(request, game_id).me is None:
+            return not_a_player()
         if as_json or request.htmx:
             return _refusal(request, game_id, as_json, message=locked_out, error="Your account is suspended.",
                             status=403)
         return refused_page(request, reason=locked_out, status=403,
                             back_url=reverse("games:game", args=[game_id]), back_label=_("Back to the game"))
-    # A move is a visit: no e-mail about this game while its player is at it (issue 14).
-    presence.seen(user_id=request.user.pk, game_id=game.pk)
     prefill = prefill_from(request.POST)
 
     def ranges(key: str):
         # Read the position only to word a refused number (what the field allows now).
+        game, _seats, me = _load(request, game_id)
+        if me is None:
+            raise _NotAPlayer
         return number_ranges(GameState.from_json(game.state), me.position, request.POST)(key)
 
     try:
         parsed = parse_action(request.POST, ranges=ranges)
+    except _NotAPlayer:
+        return not_a_player()
     except FormError as e:
+        if _load(request, game_id).me is None:
+            return not_a_player()
         return _refusal(request, game_id, as_json, message=e.localized(), error=str(e), status=400,
                         prefill=prefill)
     try:
-        if len(parsed.actions) == 1:
-            sub = services.game_submit_action(game=game, user=request.user, action=parsed.actions[0],
-                                              expected_version=parsed.version, seats=seats)
-        else:
-            sub = services.game_submit_actions(game=game, user=request.user, actions=parsed.actions,
-                                               expected_version=parsed.version, seats=seats)
+        sub = services.game_submit_actions(game=game_id, user=request.user, actions=parsed.actions,
+                                           expected_version=parsed.version)
+    except (Game.DoesNotExist, services.NotSeated):
+        return not_a_player()
     # Each refusal in the reader's words; programs keep the English in ``error``.
     except services.StaleVersion as e:
         return _refusal(request, game_id, as_json, message=capfirst(e.localized()) + ".",
@@ -299,16 +338,24 @@ def act(request: HttpRequest, game_id: int) -> HttpResponse:
     except services.GameError as e:
         # The engine's reason, or the site's own (a finished game, a forged action); the engine
         # names players as its state does, the page by their current names.
+        game, seats, _me = _load(request, game_id)
         names = name_changes([p["name"] for p in game.state.get("players") or []], seats)
         return _refusal(request, game_id, as_json,
                         message=_("Refused: %(reason)s.") % {"reason": translate_refusal(e, names=names)},
                         error=f"Refused: {e}.", status=400, prefill=prefill, refusal=refusal_json(e))
+    # A move is a visit: no e-mail about this game while its player is at it (issue 14).
+    presence.seen(user_id=request.user.pk, game_id=game_id)
+    seats = sub.seats
+    me = next(s for s in seats if s.user_id == request.user.pk)
     if as_json:
         return _moved_json(sub, me)
     if move_parts.wanted(request):
-        # The page's own script: only the parts the move changed (issue 12).
-        ctx = _context(request, sub.game, seats, me)
-        answer = move_parts.move_answer(request, before=game, seats=seats, ctx=ctx, log_page=LOG_PAGE,
+        # The page's own script: only the parts the move changed (issue 12), from the position
+        # the page showed (the one the move's version named) to the one just committed.
+        before = Game(pk=sub.game.pk, table_id=sub.game.table_id, state=sub.before,
+                      deadline=sub.before_deadline)
+        ctx = _context(request, sub.game, seats, me, log=_new_log_rows(sub))
+        answer = move_parts.move_answer(request, before=before, seats=seats, ctx=ctx, log_page=LOG_PAGE,
                                         shown_state=_shown_state)
         if answer is not None:
             return answer

@@ -10,6 +10,7 @@ from django.urls import reverse
 
 from games import services
 from games.models import AuctionRow, TradeRow
+from moderation.selectors import lockout
 from tests.games.play_helpers import play_until, start_game, users_by_seat
 
 pytestmark = pytest.mark.django_db
@@ -84,5 +85,30 @@ def test_a_move_answers_with_the_position_it_wrote_without_reading_it_back(clien
     assert response.status_code == 200
     assert f'data-version="{game.version + 1}"' in response.content.decode()
     reads = [q for q in sql_of(ctx) if q.startswith('SELECT "games_game"')]
-    # One read to check the player, one locked read in the service; none after the write.
-    assert len(reads) == 2, reads
+    # One locked read in the service (which checks the player); none before it, none after the
+    # write.
+    assert len(reads) == 1 and reads[0].endswith("FOR UPDATE"), reads
+
+
+def test_the_page_scripts_move_reads_only_the_game_and_its_seats(client, alice, bob):
+    """The move the page's script posts (issue 12): the user, the locked game, its seats, then
+    the writes; not the log (the answer shows the rows the move wrote), not the player's
+    sanctions (remembered while they have none, moderation.selectors.lockout)."""
+    game = start_game(alice, bob)
+    mover = users_by_seat(game)[game.waiting_seats[0]]
+    client.force_login(mover)
+    assert lockout(user=mover) is None  # what the player's earlier requests found
+
+    with CaptureQueriesContext(connection) as ctx:
+        response = client.post(
+            reverse("games:game_act", args=[game.pk]),
+            {"version": game.version, "type": "roll"},
+            HTTP_HX_REQUEST="true", HTTP_X_GAME_PARTS="1",
+        )
+
+    assert response.status_code == 200 and "hx-swap-oob" in response.content.decode()
+    reads = [q.split(" FROM ")[1].split()[0] for q in sql_of(ctx) if q.startswith("SELECT")]
+    assert reads == ['"accounts_user"', '"games_game"', '"games_seat"'], reads
+    writes = [q.split()[0] for q in sql_of(ctx) if not q.startswith(("SELECT", "BEGIN", "COMMIT", "SAVEPOINT", "RELEASE"))]
+    # The log row, the game; a roll that lands on a deed changes no deed row.
+    assert sorted(writes) == ["INSERT", "UPDATE"], writes

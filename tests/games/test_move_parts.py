@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import gzip
 import json
+import random
 import re
 
 import pytest
@@ -12,9 +13,9 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from games.engine import GameState
+from games.engine import GameState, legal_actions
 from games.models import Game
-from tests.games.play_helpers import autoplay, next_move, start_game, users_by_seat
+from tests.games.play_helpers import autoplay, choose, next_move, start_game, users_by_seat
 
 pytestmark = pytest.mark.django_db
 PARTS = {"HTTP_HX_REQUEST": "true", "HTTP_X_GAME_PARTS": "1"}
@@ -148,3 +149,81 @@ def test_html_answers_are_gzipped_and_event_streams_are_not(client, alice, bob):
                                        HTTP_ACCEPT_ENCODING="gzip").content).decode()
     token = re.compile(r'name="csrfmiddlewaretoken" value="([^"]+)"')
     assert token.search(html).group(1) != token.search(again).group(1)
+
+
+# ---------------------------------------------------------------------------------------------
+# The parts are what changed: held to the markup itself
+# ---------------------------------------------------------------------------------------------
+
+# A square, a player's card; in a move's answer with hx-swap-oob after the tag's name.
+SQUARE = re.compile(r'<li(?: hx-swap-oob="[^"]+")? class="sq .*?</li>', re.S)
+CARD = re.compile(r'<article(?: hx-swap-oob="[^"]+")? class="player.*?</article>', re.S)
+OOB = re.compile(r' hx-swap-oob="outerHTML:([^"]+)"')
+ENTRY = re.compile(r'<li class="log-entry".*?</li>', re.S)
+MORE = re.compile(r'<li(?: hx-swap-oob="[^"]+")? class="log-more">.*?</li>', re.S)
+MANAGE = ("build", "mortgage", "unmortgage", "sell")
+
+
+def _pick(state: GameState, seat: int, rng: random.Random) -> dict | None:
+    """The simple player's move, or now and then a build or a mortgage: squares change owner,
+    houses, mortgage and rent along the way."""
+    legal = [a for a in legal_actions(state, seat) if a["type"] in MANAGE]
+    if legal and rng.random() < 0.5:
+        return {k: v for k, v in rng.choice(legal).items() if k not in ("player", "min", "max")}
+    return choose(state, seat)
+
+
+def _fields(move: dict) -> dict:
+    return {k: v for k, v in move.items() if not isinstance(v, (dict, list))}
+
+
+@pytest.mark.parametrize("preset", ["classic", "world-quick"])
+def test_a_moves_parts_hold_every_square_and_card_whose_markup_changed(client, alice, bob, preset):
+    """Over a game's moves, the mover's page before and after each move (the whole fragment,
+    as a full render draws it): every square and player card whose markup differs is in the
+    move's answer, drawn exactly as the full render draws it now. (move_parts compares the
+    views, reduced to what the markup shows of them: this holds that reduction to the markup.)"""
+    rng = random.Random(preset)
+    game = start_game(alice, bob, preset=preset)
+    users = users_by_seat(game)
+    url = reverse("games:game", args=[game.pk])
+    checked = 0
+    for _ in range(70):
+        game.refresh_from_db()
+        if game.status != Game.Status.ACTIVE:
+            break
+        state = GameState.from_json(game.state)
+        seat = game.waiting_seats[0]
+        move = _pick(state, seat, rng)
+        assert move is not None
+        client.force_login(users[seat])
+        before = client.get(url, HTTP_HX_REQUEST="true").content.decode()
+
+        answer = client.post(reverse("games:game_act", args=[game.pk]), {"version": game.version, **_fields(move)},
+                             **PARTS)
+
+        assert answer.status_code == 200, answer.content[:300]
+        html = answer.content.decode()
+        if 'id="game"' in html:
+            break  # the game ended: the whole fragment went
+        after = client.get(url, HTTP_HX_REQUEST="true").content.decode()
+        for pattern, target in ((SQUARE, "#game .board .squares > .sq:nth-child({})"),
+                                (CARD, "#game .players > .player:nth-of-type({})")):
+            old, new = pattern.findall(before), pattern.findall(after)
+            sent = {}
+            for part in pattern.findall(html):
+                where = OOB.search(part).group(1)
+                sent[where] = OOB.sub("", part, count=1)
+            changed = {target.format(i + 1) for i, (a, b) in enumerate(zip(old, new, strict=True)) if a != b}
+            assert changed <= set(sent), (move, changed - set(sent))
+            for where, part in sent.items():
+                index = int(re.search(r"\((\d+)\)", where).group(1)) - 1
+                assert part == new[index], (move, where)
+        # The log: the entries the move wrote on top, as the full render draws its first ones,
+        # and the link to older entries pointing where the full render's does.
+        added = ENTRY.findall(html)
+        assert added and added == ENTRY.findall(after)[: len(added)], move
+        if MORE.search(html):
+            assert [OOB.sub("", m, count=1) for m in MORE.findall(html)] == MORE.findall(after), move
+        checked += 1
+    assert checked >= 40

@@ -89,6 +89,33 @@ def test_a_suspended_player_cannot_move_and_is_told_why(client, mod, alice, bob,
     assert Game.objects.get(pk=game.pk).version == game.version
 
 
+def test_a_suspension_stops_a_player_who_was_just_moving_and_its_lifting_lets_them_go_on(
+        client, mod, alice, bob, game):
+    """Whether a player has no sanction is remembered between their moves (the move path asks
+    on every move: moderation.selectors.lockout); a new suspension or its lifting is seen at the
+    next move all the same, whether the moderation service or the admin (a plain save) made it."""
+    client.force_login(alice)
+    url = reverse("games:game_act", args=[game.pk])
+    state_version = Game.objects.get(pk=game.pk).version
+    # A refused move (a forged action) still asks: "no sanction" is now remembered.
+    assert client.post(url, {"type": "no-such", "version": state_version}, HTTP_ACCEPT="application/json"
+                       ).status_code == 400
+
+    services.sanction_create(moderator=mod, user=alice, kind="suspend", reason="Stalling", duration=DAY)
+    client.force_login(alice)  # (a suspension signs the user out: a session it missed, say)
+    refused = client.post(url, {"type": "no-such", "version": state_version}, HTTP_ACCEPT="application/json")
+    assert refused.status_code == 403 and refused.json()["error"] == "Your account is suspended."
+
+    services.sanction_lift(moderator=mod, user=alice, reason="Appeal upheld")
+    assert client.post(url, {"type": "no-such", "version": state_version}, HTTP_ACCEPT="application/json"
+                       ).status_code == 400
+
+    # A ban saved some other way (the admin's form saves the model): seen at once too.
+    Sanction(user=alice, kind="ban", reason="Cheating", created_by=mod).save()
+    assert client.post(url, {"type": "no-such", "version": state_version}, HTTP_ACCEPT="application/json"
+                       ).status_code == 403
+
+
 def test_a_suspended_user_cannot_chat_open_or_join_a_table(client, mod, alice, bob, charlie, game):
     services.sanction_create(moderator=mod, user=charlie, kind="suspend", reason="Spam", duration=DAY)
     table = game_services.table_create(host=alice, name="Open", preset="classic", seat_count=3)
