@@ -197,12 +197,28 @@ class VisibleGame(NamedTuple):
     me: Seat | None
 
 
+def _sees(user, table: Table, seats: list[Seat]) -> bool:
+    """``_seen_by`` for one table whose seats are read already, decided on them: the same rule
+    (a test holds the two to each other), without its subqueries. Only a private table's
+    stranger with an e-mail address costs a query (their invitation)."""
+    if not table.is_private:
+        return True
+    if not user.is_authenticated:
+        return False
+    if table.host_id == user.pk or any(s.user_id == user.pk for s in seats):
+        return True
+    return bool(user.email) and Invitation.objects.filter(table_id=table.pk, email__iexact=user.email).exists()
+
+
 def visible_game(*, game_id: int, user) -> VisibleGame | None:
-    """The game, if the user may see it (the rule of its table, ``_seen_by``): two queries."""
-    game = Game.objects.select_related("table").filter(_seen_by(user, table="table__"), pk=game_id).first()
+    """The game, if the user may see it (the rule of its table, ``_seen_by``): two queries, the
+    game's and its seats' (read for the page anyway), and the rule decided on them (``_sees``)."""
+    game = Game.objects.select_related("table").filter(pk=game_id).first()
     if game is None:
         return None
     seats = list(Seat.objects.filter(table_id=game.table_id).select_related("user"))
+    if not _sees(user, game.table, seats):
+        return None
     me = None
     if user.is_authenticated:
         me = next((s for s in seats if s.user_id == user.pk), None)

@@ -120,3 +120,24 @@ def test_leaving_a_private_table_one_came_to_by_its_link_goes_back_to_the_lobby(
     assert left.status_code == 200 and left["HX-Redirect"] == reverse("games:lobby")
     assert not table.seats.filter(user=charlie).exists()
     assert client.get(reverse("games:table", args=[table.pk])).status_code == 404
+
+
+def test_the_rule_decided_on_a_games_seats_is_the_rule_of_the_filter(alice, bob, charlie, invitee,
+                                                                       private_game):
+    """visible_game decides on the seats it reads (selectors._sees); table lists filter with
+    _seen_by: both say the same for every kind of viewer of a public and a private game."""
+    from games.models import Game, Seat
+
+    public_game = start_game(charlie, bob, name="Public")
+    host_only = UserFactory(username="erin", display_name="Erin", email="")
+    private_game.table.host = host_only  # a host without a seat (left the table, say)
+    private_game.table.save(update_fields=["host"])
+    viewers = [AnonymousUser(), alice, bob, charlie, invitee, host_only,
+               UserFactory(username="frank", display_name="Frank", email="frank@example.com")]
+    for game in (public_game, private_game):
+        seats = list(Seat.objects.filter(table_id=game.table_id))
+        for user in viewers:
+            by_filter = Game.objects.filter(selectors._seen_by(user, table="table__"), pk=game.pk).exists()
+            game.table.refresh_from_db()
+            assert selectors._sees(user, game.table, seats) == by_filter, (game.table.name, user)
+            assert (selectors.visible_game(game_id=game.pk, user=user) is not None) == by_filter
