@@ -124,7 +124,7 @@ def _parts(request: HttpRequest, *, before: Game, seats: list[Seat], ctx: dict[s
     old = shown_state(before.state, seats)
     old_players = present.players_view(old, me=my)
     old_choices = present.choices_for(old, acting)
-    old_squares = present.board_view(old, old_players, targets=old_choices.targets)
+    old_squares = present.board_view(old, old_players, targets=old_choices.targets, facts=False)
     old_economy = present.economy_view(old)
 
     parts = [_into("#game-flash", "innerHTML")]
@@ -135,6 +135,8 @@ def _parts(request: HttpRequest, *, before: Game, seats: list[Seat], ctx: dict[s
     pool_changed = any(old_economy.get(k) != economy.get(k) for k in ("free_parking", "jackpot"))
     for i, (a, b) in enumerate(zip(old_squares, ctx["squares"], strict=True)):
         if _drawn(a) != _drawn(b) or (pool_changed and b["corner"] == "parking"):
+            if "facts" not in b:
+                b = {**b, "facts": present.square_facts(ctx["state"], b)}
             parts.append(_instead_of(f"#game .board .squares > .sq:nth-child({i + 1})",
                                      square_html(b, economy=economy, game_id=game.pk)))
 

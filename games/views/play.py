@@ -85,10 +85,11 @@ def _shown_state(data: dict[str, Any], seats: list[Seat]) -> GameState:
 
 def _context(request: HttpRequest, game: Game, seats: list[Seat], me: Seat | None, *,
              flash: str | None = None, flash_level: str = "error", prefill: dict | None = None,
-             log: tuple[list[dict], bool] | None = None) -> dict[str, Any]:
+             log: tuple[list[dict], bool] | None = None, facts: bool = True) -> dict[str, Any]:
     """The game fragment's context. ``log``: the newest log rows and whether older ones exist,
     when the caller has them (a move's answer: the rows it wrote, _new_log_rows); else the log's
-    first page is read."""
+    first page is read. Without ``facts``, the squares come without their words (a move's
+    answer words those it draws: present.board_view)."""
     state = _shown_state(game.state, seats)
     active = game.status == Game.Status.ACTIVE
     my = me.position if me is not None else None
@@ -138,7 +139,7 @@ def _context(request: HttpRequest, game: Game, seats: list[Seat], me: Seat | Non
     return {
         "game": game, "table": game.table, "state": state, "rules": state.rules, "me": me, "my_seat": my,
         "is_player": me is not None, "active": active,
-        "players": players, "squares": present.board_view(state, players, targets=choices.targets),
+        "players": players, "squares": present.board_view(state, players, targets=choices.targets, facts=facts),
         "choices": choices, "decision": present.decision_text(state), "offer": offer,
         "builder": builder, "builder_open": builder_open,
         "dice": present.dice_view(state.last_dice), "economy": present.economy_view(state),
@@ -354,7 +355,7 @@ def act(request: HttpRequest, game_id: int) -> HttpResponse:
         # the page showed (the one the move's version named) to the one just committed.
         before = Game(pk=sub.game.pk, table_id=sub.game.table_id, state=sub.before,
                       deadline=sub.before_deadline)
-        ctx = _context(request, sub.game, seats, me, log=_new_log_rows(sub))
+        ctx = _context(request, sub.game, seats, me, log=_new_log_rows(sub), facts=False)
         answer = move_parts.move_answer(request, before=before, seats=seats, ctx=ctx, log_page=LOG_PAGE,
                                         shown_state=_shown_state)
         if answer is not None:

@@ -168,9 +168,12 @@ def players_view(st: GameState, *, me: int | None, labels: list[str] | None = No
 # The board
 # ---------------------------------------------------------------------------------------------
 
-def board_view(st: GameState, players: list[dict[str, Any]], *, targets: set[int] | None = None) -> list[dict]:
+def board_view(st: GameState, players: list[dict[str, Any]], *, targets: set[int] | None = None,
+               facts: bool = True) -> list[dict]:
     """The 40 squares with what stands on them. ``targets`` are squares the viewer may click
-    (a teleport or a building to knock down)."""
+    (a teleport or a building to knock down). Without ``facts`` the squares have no "facts"
+    (``square_facts``, the words of what the rest says): for a move's answer, which compares the
+    views and words only the squares it draws (move_parts.py)."""
     board = st.board
     targets = targets or set()
     tokens: dict[int, list[dict]] = {}
@@ -204,7 +207,8 @@ def board_view(st: GameState, players: list[dict[str, Any]], *, targets: set[int
             "here": not st.over and players[st.current]["pos"] == s.index,
             "short": s.short,
         })
-        squares[-1]["facts"] = square_facts(st, squares[-1])
+        if facts:
+            squares[-1]["facts"] = square_facts(st, squares[-1])
     return squares
 
 
