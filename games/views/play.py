@@ -306,6 +306,8 @@ def act(request: HttpRequest, game_id: int) -> HttpResponse:
                             status=403)
         return refused_page(request, reason=locked_out, status=403,
                             back_url=reverse("games:game", args=[game_id]), back_label=_("Back to the game"))
+    # A move is a visit: no e-mail about this game while its player is at it (issue 14).
+    presence.seen(user_id=request.user.pk, game_id=game_id)
     prefill = prefill_from(request.POST)
 
     def ranges(key: str):
@@ -344,8 +346,6 @@ def act(request: HttpRequest, game_id: int) -> HttpResponse:
         return _refusal(request, game_id, as_json,
                         message=_("Refused: %(reason)s.") % {"reason": translate_refusal(e, names=names)},
                         error=f"Refused: {e}.", status=400, prefill=prefill, refusal=refusal_json(e))
-    # A move is a visit: no e-mail about this game while its player is at it (issue 14).
-    presence.seen(user_id=request.user.pk, game_id=game_id)
     seats = sub.seats
     me = next(s for s in seats if s.user_id == request.user.pk)
     if as_json:
