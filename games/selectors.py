@@ -15,6 +15,7 @@ from typing import NamedTuple
 from django.db.models import Count, Exists, F, OuterRef, Prefetch, Q, QuerySet, Subquery
 from django.utils import timezone
 
+from games import hot_reads
 from games.engine import RuleSet
 from games.links import game_path, table_path
 from games.models import Game, GameAction, Invitation, Seat, Table
@@ -212,11 +213,12 @@ def _sees(user, table: Table, seats: list[Seat]) -> bool:
 
 def visible_game(*, game_id: int, user) -> VisibleGame | None:
     """The game, if the user may see it (the rule of its table, ``_seen_by``): two queries, the
-    game's and its seats' (read for the page anyway), and the rule decided on them (``_sees``)."""
-    game = Game.objects.select_related("table").filter(pk=game_id).first()
+    game's and its seats' (read for the page anyway, games/hot_reads.py), and the rule decided
+    on them (``_sees``)."""
+    game = hot_reads.game_with_table(game_id)
     if game is None:
         return None
-    seats = list(Seat.objects.filter(table_id=game.table_id).select_related("user"))
+    seats = hot_reads.seats_with_users(game.table_id)
     if not _sees(user, game.table, seats):
         return None
     me = None

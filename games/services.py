@@ -27,7 +27,7 @@ from django.utils.translation import gettext_lazy as _
 from accounts.models import User
 from config.celery import app as celery_app
 from config.celery import queue_on_commit
-from games import live, pause, records, standing, vacation
+from games import hot_reads, live, pause, records, standing, vacation
 from games.engine import (
     EngineError,
     GameState,
@@ -692,7 +692,12 @@ def _sync_trades(game: Game, state: GameState, before: dict | None, events: list
 
 
 def _locked_game(game_id: int) -> Game:
-    return Game.objects.select_for_update().select_related("table").get(pk=game_id)
+    """The game with its table, its row locked (games/hot_reads.py: the ORM's
+    ``select_for_update().select_related("table").get(pk=game_id)``)."""
+    game = hot_reads.game_with_table(game_id, lock=True)
+    if game is None:
+        raise Game.DoesNotExist(f"no game {game_id}")
+    return game
 
 
 def _seats(game: Game, seats: list[Seat] | None) -> list[Seat]:
@@ -700,7 +705,7 @@ def _seats(game: Game, seats: list[Seat] | None) -> list[Seat]:
     while a table is open), else read now."""
     if seats and all(s.table_id == game.table_id for s in seats):
         return seats
-    return list(game.table.seats.select_related("user"))
+    return hot_reads.seats_with_users(game.table_id)
 
 
 def game_submit_action(*, game: Game | int, user, action: dict, expected_version: int,

@@ -84,10 +84,12 @@ def test_a_move_answers_with_the_position_it_wrote_without_reading_it_back(clien
 
     assert response.status_code == 200
     assert f'data-version="{game.version + 1}"' in response.content.decode()
-    reads = [q for q in sql_of(ctx) if q.startswith('SELECT "games_game"')]
+    reads = [q for q in sql_of(ctx) if q.startswith("SELECT") and q.split(" FROM ")[1].startswith('"games_game"')]
     # One locked read in the service (which checks the player); none before it, none after the
     # write.
-    assert len(reads) == 1 and reads[0].endswith("FOR UPDATE"), reads
+    assert len(reads) == 1, reads
+    if connection.features.has_select_for_update:
+        assert "FOR UPDATE" in reads[0], reads
 
 
 def test_the_page_scripts_move_reads_only_the_game_and_its_seats(client, alice, bob):

@@ -1,0 +1,124 @@
+"""The reads every move and every game page makes, without the ORM's compiling (issue 12).
+
+A move, the game page, its poll and legal.json all read the game with its table, and the table's
+seats with their users. Built by the ORM, each of those two queries cost more CPU to compile
+(about 1 ms on the bench machine) than the database took to answer it: most of what a move
+costs beyond the minimal endpoint that bench/web.py compares it with. Here the same two SELECTs
+are written once per process from the models' own fields (every concrete column, in the
+models' order, so a new field is read with no change here), and each row becomes model instances
+through the same converters and ``Model.from_db`` the ORM uses: the objects are the ones the
+ORM would build, related objects cached as ``select_related`` caches them.
+
+``tests/games/test_hot_reads.py`` holds both reads to their ORM versions, field by field:
+
+- ``game_with_table(game_id, lock=...)``:
+  ``Game.objects.select_related("table")`` (``.select_for_update()`` with ``lock``: the game's
+  row only, where the database can say so; nothing to lock on SQLite, as for the ORM);
+- ``seats_with_users(table_id)``: ``Seat.objects.filter(table_id=...).select_related("user")``
+  in ``Seat.Meta.ordering``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache
+from typing import Any
+
+from django.db import connections
+from django.db.models import Model
+
+from accounts.models import User
+from games.models import Game, Seat, Table
+
+
+@dataclass(frozen=True)
+class _Columns:
+    """One model's concrete columns under a table alias, and how to turn them into an instance."""
+
+    model: type[Model]
+    alias: str
+    select: str
+    names: list[str]
+    converters: list[tuple[Any, list]]
+
+    def build(self, values: tuple, connection) -> Model:
+        converted = []
+        for (col, funcs), value in zip(self.converters, values, strict=True):
+            for func in funcs:
+                value = func(value, col, connection)
+            converted.append(value)
+        return self.model.from_db(connection.alias, self.names, converted)
+
+
+def _columns(model: type[Model], alias: str, connection) -> _Columns:
+    fields = model._meta.concrete_fields
+    quote = connection.ops.quote_name
+    converters = []
+    for f in fields:
+        # As the ORM's compiler does (SQLCompiler.get_converters): the backend's, then the field's.
+        col = f.get_col(alias)
+        converters.append((col, connection.ops.get_db_converters(col) + col.get_db_converters(connection)))
+    return _Columns(model, alias, ", ".join(f"{alias}.{quote(f.column)}" for f in fields),
+                    [f.attname for f in fields], converters)
+
+
+@cache
+def _game_sql(alias: str, lock: bool) -> tuple[str, _Columns, _Columns]:
+    connection = connections[alias]
+    game, table = _columns(Game, "g", connection), _columns(Table, "t", connection)
+    quote = connection.ops.quote_name
+    sql = (f"SELECT {game.select}, {table.select} FROM {quote(Game._meta.db_table)} g"
+           f" INNER JOIN {quote(Table._meta.db_table)} t ON t.{quote(Table._meta.pk.column)} = g.{quote('table_id')}"
+           f" WHERE g.{quote(Game._meta.pk.column)} = %s")
+    features = connection.features
+    if lock and features.has_select_for_update:
+        sql += " FOR UPDATE OF g" if features.has_select_for_update_of else " FOR UPDATE"
+    return sql, game, table
+
+
+@cache
+def _seats_sql(alias: str) -> tuple[str, _Columns, _Columns]:
+    connection = connections[alias]
+    seat, user = _columns(Seat, "s", connection), _columns(User, "u", connection)
+    quote = connection.ops.quote_name
+    order = ", ".join(f"s.{quote(Seat._meta.get_field(name.lstrip('-')).column)}{' DESC' if name[0] == '-' else ''}"
+                      for name in Seat._meta.ordering)
+    sql = (f"SELECT {seat.select}, {user.select} FROM {quote(Seat._meta.db_table)} s"
+           f" LEFT OUTER JOIN {quote(User._meta.db_table)} u ON u.{quote(User._meta.pk.column)} = s.{quote('user_id')}"
+           f" WHERE s.{quote('table_id')} = %s ORDER BY {order}")
+    return sql, seat, user
+
+
+def game_with_table(game_id: int, *, lock: bool = False, using: str = "default") -> Game | None:
+    """The game with its table (cached on it, as select_related does), or None; ``lock``: the
+    game's row locked for the transaction."""
+    sql, game_cols, table_cols = _game_sql(using, lock)
+    connection = connections[using]
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [int(game_id)])
+        row = cursor.fetchone()
+    if row is None:
+        return None
+    n = len(game_cols.names)
+    game = game_cols.build(row[:n], connection)
+    Game._meta.get_field("table").set_cached_value(game, table_cols.build(row[n:], connection))
+    return game
+
+
+def seats_with_users(table_id: int, *, using: str = "default") -> list[Seat]:
+    """The table's seats in their order, each with its user cached (None for a bot's or an
+    empty seat, and once the account is gone)."""
+    sql, seat_cols, user_cols = _seats_sql(using)
+    connection = connections[using]
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [int(table_id)])
+        rows = cursor.fetchall()
+    n = len(seat_cols.names)
+    user_field = Seat._meta.get_field("user")
+    seats = []
+    for row in rows:
+        seat = seat_cols.build(row[:n], connection)
+        user = user_cols.build(row[n:], connection) if seat.user_id is not None else None
+        user_field.set_cached_value(seat, user)
+        seats.append(seat)
+    return seats

@@ -1,0 +1,87 @@
+"""games/hot_reads.py reads the game with its table, and the seats with their users, as the ORM
+does: held here to the ORM's own queries, field by field, for games of every kind of seat (a
+person, a bot, an empty seat, an account that has gone), on the database the tests run on."""
+
+from __future__ import annotations
+
+import pytest
+from django.db import connection, transaction
+from django.test.utils import CaptureQueriesContext
+
+from games import hot_reads, services
+from games.models import Game, Seat, Table
+from tests.games.play_helpers import autoplay, start_game
+
+pytestmark = pytest.mark.django_db
+
+
+def _fields(obj) -> dict:
+    return {f.attname: getattr(obj, f.attname) for f in type(obj)._meta.concrete_fields}
+
+
+def _same(fast, orm) -> None:
+    assert type(fast) is type(orm)
+    assert _fields(fast) == _fields(orm)
+    assert fast._state.adding is False and fast._state.db == orm._state.db
+
+
+@pytest.fixture
+def games(alice, bob, charlie):
+    table = services.table_create(host=alice, name="With a bot", preset="classic", pace="live", seat_count=3)
+    services.table_join(table=table, user=bob)
+    services.table_set_seat(table=table, by=alice, position=2, bot="strategy")
+    played = autoplay(services.table_start(table=table, by=alice), 25)
+    corr = start_game(charlie, bob, pace="correspondence", name="Letters")
+    open_table = services.table_create(host=charlie, name="Still open", preset="classic", seat_count=4)
+    return [played, corr], open_table
+
+
+def test_the_game_and_its_table_as_the_orm_reads_them(games):
+    for game in games[0]:
+        orm = Game.objects.select_related("table").get(pk=game.pk)
+        fast = hot_reads.game_with_table(game.pk)
+        _same(fast, orm)
+        _same(fast.table, orm.table)
+        with CaptureQueriesContext(connection) as ctx:
+            assert fast.table.pk == game.table_id  # cached: no query
+        assert not ctx.captured_queries
+        assert isinstance(fast.state, dict) and fast.state == orm.state
+    assert hot_reads.game_with_table(10**9) is None
+
+
+def test_the_locked_read_locks_the_games_row_where_the_database_can(games):
+    game = games[0][0]
+    with transaction.atomic(), CaptureQueriesContext(connection) as ctx:
+        fast = hot_reads.game_with_table(game.pk, lock=True)
+    _same(fast, Game.objects.select_related("table").get(pk=game.pk))
+    sql = ctx.captured_queries[-1]["sql"]
+    if connection.features.has_select_for_update_of:
+        assert sql.endswith('FOR UPDATE OF g')
+    elif connection.features.has_select_for_update:
+        assert sql.endswith("FOR UPDATE")
+    else:
+        assert "FOR UPDATE" not in sql
+
+
+def test_the_seats_and_their_users_as_the_orm_reads_them(games, django_user_model):
+    (played, corr), open_table = games
+    # An account that has gone: its seat stays, without its user (games outlive accounts).
+    gone = Seat.objects.filter(table_id=corr.table_id).exclude(user=None).last()
+    django_user_model.objects.filter(pk=gone.user_id).delete()
+    for table_id in (played.table_id, corr.table_id, open_table.pk):
+        orm = list(Seat.objects.filter(table_id=table_id).select_related("user"))
+        fast = hot_reads.seats_with_users(table_id)
+        assert [s.pk for s in fast] == [s.pk for s in orm] and fast
+        for a, b in zip(fast, orm, strict=True):
+            _same(a, b)
+            with CaptureQueriesContext(connection) as ctx:
+                user = a.user
+            assert not ctx.captured_queries
+            if b.user is None:
+                assert user is None
+            else:
+                _same(user, b.user)
+    assert any(s.bot for s in hot_reads.seats_with_users(played.table_id))
+    assert any(s.user is None and not s.bot for s in hot_reads.seats_with_users(open_table.pk))
+    assert hot_reads.seats_with_users(10**9) == []
+    assert Table.objects.filter(pk=open_table.pk).exists()
