@@ -18,12 +18,12 @@ from collections.abc import AsyncIterator
 from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.db import connection
-from django.db.models import Q
 from django.http import Http404, HttpRequest, HttpResponse, StreamingHttpResponse
 from django.views.decorators.http import require_GET
 
 from games import live
-from games.models import Game, Seat
+from games.models import Game
+from games.selectors import visible_game
 from notifications import presence
 
 # The browser waits this long before reconnecting a stream that dropped (the SSE "retry" field).
@@ -32,18 +32,12 @@ RETRY_MS = 3000
 
 def _visible(user, game_id: int) -> tuple[int, bool]:
     """The game's version, and whether the viewer plays in it; 404 where the page would be
-    (a private game is only for its players), and for a game that is over (its page does not
-    listen: nothing more happens)."""
-    visible = Q(table__is_private=False)
-    if user.is_authenticated:
-        visible |= Q(table__seats__user=user)
-    row = (Game.objects.filter(visible, pk=game_id, status=Game.Status.ACTIVE)
-           .values_list("version", "table_id").first())
-    if row is None:
+    (the page's own rule: selectors.visible_game), and for a game that is over (its page does
+    not listen: nothing more happens)."""
+    seen = visible_game(game_id=game_id, user=user)
+    if seen is None or seen.game.status != Game.Status.ACTIVE:
         raise Http404("no such game")
-    version, table_id = row
-    playing = user.is_authenticated and Seat.objects.filter(table_id=table_id, user=user).exists()
-    return version, playing
+    return seen.game.version, seen.me is not None
 
 
 def _released(read):

@@ -19,7 +19,8 @@ from django.test import AsyncClient
 from django.urls import reverse
 
 from games import live, services
-from games.models import Game
+from games.models import Game, Invitation
+from tests.factories import UserFactory
 from tests.games.live_helpers import redis_url_or_skip
 from tests.games.play_helpers import next_move, start_game, users_by_seat
 
@@ -180,6 +181,9 @@ def test_a_lost_subscription_ends_the_streams_so_the_pages_poll(push, alice, bob
 
 def test_no_stream_without_redis_or_for_a_private_game_of_others(push, alice, bob, charlie, settings):
     private = start_game(alice, bob, private=True)
+    # Someone the host invited by e-mail may watch the page: its stream too (the page's rule).
+    invited = UserFactory(username="dora", display_name="Dora", email="dora@example.com")
+    Invitation.objects.create(table=private.table, email="dora@example.com", invited_by=alice)
 
     async def status(user, game_id: int) -> int:
         client = AsyncClient()
@@ -193,6 +197,7 @@ def test_no_stream_without_redis_or_for_a_private_game_of_others(push, alice, bo
     assert async_to_sync(status)(charlie, private.pk) == 404
     assert async_to_sync(status)(None, private.pk) == 404
     assert async_to_sync(status)(alice, private.pk) == 200
+    assert async_to_sync(status)(invited, private.pk) == 200
     settings.LIVE_REDIS_URL = ""
     assert async_to_sync(status)(alice, private.pk) == 404
 
