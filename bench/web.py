@@ -34,7 +34,7 @@ weighs on all of them alike; the CPU that gunicorn, PostgreSQL, the client and e
 used is printed with the figures. Then the number of queries the game page makes after 10 and
 200 actions (in-process, Django's CaptureQueriesContext). ``--profile N`` instead profiles N
 moves in-process and prints where their time goes; ``--render N`` times N renders of the game
-page, its fragment and its board, players and log partials, in-process.
+page, its fragment and its board, players, log, centre and slots partials, in-process.
 
 Everything listens on and talks to loopback only; each slice is bounded in time and requests;
 gunicorn runs in its own process group and is stopped on exit. Figures, never assertions.
@@ -921,7 +921,8 @@ def render_times(renders: int) -> None:
     """The game page's render cost, in-process (no gunicorn, no network): a four-player game
     after 200 actions, its full page and its htmx fragment fetched ``renders`` times each
     (Django's test client, so the queries and middleware are in), and the board, the players'
-    panels and the log drawn alone (games.views.page_html, from the page's own context)."""
+    panels, the log, the centre and the slots drawn alone (games.views.page_html, from the
+    page's own context)."""
     from django.test import Client
     from django.test.utils import setup_test_environment, teardown_test_environment
 
@@ -942,8 +943,11 @@ def render_times(renders: int) -> None:
     # The page's context, caught once by Django's test instrumentation (which copies the context
     # at every template render: it is switched off again for the timings).
     setup_test_environment()
-    ctx = client.get(url).context
+    response = client.get(url)
     teardown_test_environment()
+    contexts, request = response.context, response.wsgi_request
+    # (A ContextList, one context per template drawn: iterating it gives the contexts.)
+    ctx = {key: contexts[key] for key in contexts.keys()}  # noqa: SIM118
     game_id = game.pk
 
     def median_ms(fn) -> str:
@@ -963,6 +967,11 @@ def render_times(renders: int) -> None:
     print(f"  board (40 sq.)   {median_ms(lambda: page_html.squares_html(ctx['squares'], economy=ctx['economy'], game_id=game_id))}")  # noqa: E501
     print(f"  players' panels  {median_ms(lambda: page_html.players_html(ctx['players'], ctx['deadline']))}")
     print(f"  log (20 entries) {median_ms(lambda: page_html.log_html(ctx['log']))}")
+    # What a move's answer redraws besides the squares and players it changed (move_parts.py),
+    # for the viewer (the first player: the tools slot holds their manage panel and builder).
+    print(f"  centre           {median_ms(lambda: page_html.decision_html(ctx, request))}")
+    print(f"  tools slot       {median_ms(lambda: page_html.tools_html(ctx, request))}")
+    print(f"  surrender slot   {median_ms(lambda: page_html.surrender_html(ctx, request))}")
 
 
 # ---------------------------------------------------------------------------------------------

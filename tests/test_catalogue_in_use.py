@@ -59,6 +59,10 @@ DYNAMIC_CALLS = {
     ("games/engine/refusals.py", "pgettext('decision', word)"),
     # NOT_A_PLAYER = gettext_noop("..."), in the same module.
     ("games/views/play.py", "_(NOT_A_PLAYER)"),
+    # The Jinja2 templates' _() and ngettext(), as markup: their words are literals in the
+    # templates (templates/jinja2/), which makemessages reads like any template's.
+    ("config/jinja2.py", "gettext(message)"),
+    ("config/jinja2.py", "ngettext(singular, plural, n)"),
 }
 
 

@@ -6,7 +6,16 @@ from django import template
 
 from games import formats
 from games.links import deed_cards_path
-from games.views.page_html import log_html, players_html, squares_html
+from games.views.page_html import (
+    decision_html,
+    dice_html,
+    log_html,
+    log_more_html,
+    players_html,
+    squares_html,
+    surrender_html,
+    tools_html,
+)
 
 register = template.Library()
 
@@ -46,3 +55,37 @@ def player_items(context, players, deadline=None) -> str:
     if game is not None and not context.get("readonly"):
         deed_base = deed_cards_path(game.pk)
     return players_html(players, deadline, deed_base=deed_base)
+
+
+@register.simple_tag(takes_context=True)
+def decision_centre(context) -> str:
+    """The centre of the board (the decision and the viewer's forms), drawn by
+    games.views.page_html from the game page's context."""
+    return decision_html(context, getattr(context, "request", None))
+
+
+@register.simple_tag
+def dice_faces(dice) -> str:
+    """The last roll's dice, drawn by games.views.page_html."""
+    return dice_html(dice)
+
+
+@register.simple_tag(takes_context=True)
+def game_tools(context) -> str:
+    """The tools slot (debt, manage panel, trade builder), drawn by games.views.page_html."""
+    return tools_html(context, getattr(context, "request", None))
+
+
+@register.simple_tag(takes_context=True)
+def surrender_panel(context) -> str:
+    """The surrender panel, drawn by games.views.page_html."""
+    return surrender_html(context, getattr(context, "request", None))
+
+
+@register.simple_tag(takes_context=True)
+def older_moves(context) -> str:
+    """The log's "Older moves" link when there are older entries (``log_more``), drawn by
+    games.views.page_html."""
+    if not context.get("log_more"):
+        return ""
+    return log_more_html(context["game"].pk, context["log_before"])

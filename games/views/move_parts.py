@@ -16,7 +16,8 @@ parts before and after gives what to redraw:
 - a refusal's message still shown, removed (its slot emptied).
 
 Each part is drawn by the same entry points the full render uses (page_html's ``squares_html``,
-``players_html``, ``log_html``; the decision and slot templates), and sent as an out-of-band swap
+``players_html``, ``log_html``, ``decision_html``, ``tools_html``, ``surrender_html``,
+``log_more_html``), and sent as an out-of-band swap
 with a selector (``hx-swap-oob="innerHTML:#game .centre"``; for a swap in place of an element,
 the entry point's element itself gets the attribute): htmx swaps each where it belongs and
 leaves the rest of the page alone. (Not htmx's ``<template hx type="partial">``: it looks for
@@ -37,13 +38,20 @@ import re
 from typing import Any
 
 from django.http import HttpRequest, HttpResponse
-from django.template.loader import render_to_string
 from django_htmx.http import reswap, trigger_client_event
 
 from games.links import deed_cards_path
 from games.models import Game, Seat
 from games.views import present
-from games.views.page_html import log_html, players_html, square_html
+from games.views.page_html import (
+    decision_html,
+    log_html,
+    log_more_html,
+    players_html,
+    square_html,
+    surrender_html,
+    tools_html,
+)
 
 HEADER = "X-Game-Parts"
 
@@ -129,7 +137,7 @@ def _parts(request: HttpRequest, *, before: Game, seats: list[Seat], ctx: dict[s
 
     parts = [_into("#game-flash", "innerHTML")]
     parts.append(_into("#game .centre", "innerHTML",
-                       render_to_string("games/partials/decision.html", ctx, request)))
+                       decision_html(ctx, request)))
 
     economy = ctx["economy"]
     pool_changed = any(old_economy.get(k) != economy.get(k) for k in ("free_parking", "jackpot"))
@@ -154,10 +162,10 @@ def _parts(request: HttpRequest, *, before: Game, seats: list[Seat], ctx: dict[s
     new_choices = ctx["choices"]
     if _tools(old, acting, old_choices) != (new_choices.debt, new_choices.manage, ctx["builder"]):
         parts.append(_into("#game-tools", "innerHTML",
-                           render_to_string("games/partials/game_tools.html", ctx, request)))
+                           tools_html(ctx, request)))
     if ctx["is_player"] and ("surrender" in old_choices.types) != ("surrender" in new_choices.types):
         parts.append(_into("#game-surrender", "innerHTML",
-                           render_to_string("games/partials/surrender.html", ctx, request)))
+                           surrender_html(ctx, request)))
     return parts
 
 
@@ -169,14 +177,14 @@ def _log_parts(request: HttpRequest, ctx: dict[str, Any], old_seq: int, log_page
     if not new:
         return []
     if len(new) >= log_page:
-        return [_into("#game .log-list", "innerHTML",
-                      render_to_string("games/partials/log_entries.html", ctx, request))]
+        more = log_more_html(ctx["game"].pk, ctx["log_before"]) if ctx["log_more"] else ""
+        return [_into("#game .log-list", "innerHTML", log_html(entries) + more)]
     parts = [_into("#game .log-list", "afterbegin", log_html(new))]
     shown_before = min(log_page, old_seq + 1)
     if shown_before + len(new) > log_page:
         parts.append(_into(f"#game .log-list > .log-entry:nth-child(n+{log_page + 1})", "delete"))
     if ctx["log_more"]:
-        more = render_to_string("games/partials/log_entries.html", {**ctx, "log": []}, request)
+        more = log_more_html(ctx["game"].pk, ctx["log_before"])
         if old_seq + 1 > log_page:
             parts.append(_instead_of("#game .log-list > .log-more", more))
         else:

@@ -1,10 +1,13 @@
-"""The game page's long loops: the board's 40 squares, the players' panels and the log.
+"""The game page's hot parts: the board's 40 squares, the players' panels, the log, the centre
+of the board (the decision and its forms) and the slots a move redraws (tools, surrender).
 
 Every move, poll and page view redraws them: they are the biggest part of the game fragment.
 Their markup is in templates (``templates/jinja2/games/partials/board/squares.html``,
-``players/panels.html`` and ``log/entries.html``); these functions are the one way in, for the
-page's own templates (the ``board_squares``, ``player_items`` and ``log_items`` tags) and for
-anything else that redraws a part on its own.
+``players/panels.html``, ``log/entries.html``, ``decision.html``, ``game_tools.html``,
+``surrender.html``); these functions are the one way in, for the page's own templates (the
+``board_squares``, ``player_items``, ``log_items``, ``decision_centre``, ``game_tools`` and
+``surrender_panel`` tags) and for a move's answer, which redraws parts on their own
+(move_parts.py).
 
 They are Jinja2 templates (settings.TEMPLATES "jinja2", config/jinja2.py): as Django templates
 the board alone took ten times as long as the markup drawn in Python that preceded them, most
@@ -14,12 +17,16 @@ times them.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
+from django.http import HttpRequest
 from django.template import engines
+from django.template.backends.utils import csrf_input
 from django.template.defaultfilters import date as date_filter
 from django.template.defaultfilters import timeuntil_filter
 from django.urls import reverse
+from django.utils.functional import SimpleLazyObject
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.timezone import template_localtime
 from django.utils.translation import pgettext
@@ -28,6 +35,11 @@ SQUARES = "games/partials/board/squares.html"
 SQUARE = "games/partials/board/square.html"
 PLAYERS = "games/partials/players/panels.html"
 LOG = "games/partials/log/entries.html"
+LOG_MORE = "games/partials/log/more.html"
+DECISION = "games/partials/decision.html"
+DICE = "games/partials/dice.html"
+TOOLS = "games/partials/game_tools.html"
+SURRENDER = "games/partials/surrender.html"
 
 
 def _render(name: str, **context: Any) -> SafeString:
@@ -65,9 +77,62 @@ def players_html(players: list[dict[str, Any]], deadline: Any = None, *, deed_ba
     """The players' panels (``present.players_view``); ``deadline`` is the pending decision's,
     shown on the badge of whoever it waits on. With ``deed_base`` (the game's deed card
     address without the square), each deed links to its card."""
-    left = None
-    if deadline:
-        # In the reader's time zone and words, as Django's date and timeuntil filters give them.
-        left = {"iso": date_filter(template_localtime(deadline), "c"), "left": timeuntil_filter(deadline)}
-    return _render(PLAYERS, players=players, deadline=left, deed_base=deed_base,
+    return _render(PLAYERS, players=players, deadline=_time_left(deadline), deed_base=deed_base,
                    on=pgettext("the square a player stands on", "On"))
+
+
+def _time_left(deadline: Any) -> dict[str, str] | None:
+    """A deadline in the reader's time zone and words, as Django's date and timeuntil filters
+    give them: its ISO time and the time left."""
+    if not deadline:
+        return None
+    return {"iso": date_filter(template_localtime(deadline), "c"), "left": timeuntil_filter(deadline)}
+
+
+def _forms(ctx: Mapping[str, Any], request: HttpRequest | None) -> dict[str, Any]:
+    """What every form of the game posts with: the act endpoint, the game's version and the CSRF
+    token's hidden field (none without a request, as Django's csrf_token tag gives)."""
+    game = ctx["game"]
+    # Drawn once per part, and only when a form is shown (each draw masks the token afresh), as
+    # Django's csrf context processor does.
+    token = SimpleLazyObject(lambda: csrf_input(request)) if request is not None else ""
+    return {"act_url": reverse("games:game_act", args=[game.pk]), "version": game.version, "csrf_input": token}
+
+
+def decision_html(ctx: Mapping[str, Any], request: HttpRequest | None) -> SafeString:
+    """The centre of the board: the dice, the decision in words, the offer on the table and the
+    viewer's choices. ``ctx`` is the game page's context (games.views.play._context)."""
+    return _render(
+        DECISION, **_forms(ctx, request), game_url=reverse("games:game", args=[ctx["game"].pk]),
+        board_name=ctx["board_name"], economy=ctx["economy"], dice=ctx["dice"], decision=ctx["decision"],
+        deadline=_time_left(ctx["deadline"]), waiting_names=ctx["waiting_names"], last_card=ctx["last_card"],
+        offer=ctx["offer"], choices=ctx["choices"], rules=ctx["rules"], is_player=ctx["is_player"],
+        active=ctx["active"],
+    )
+
+
+def dice_html(dice: list[dict[str, Any]]) -> SafeString:
+    """The last roll (``present.dice_view``), as the centre shows it: for the replay's centre."""
+    return _render(DICE, dice=dice)
+
+
+def tools_html(ctx: Mapping[str, Any], request: HttpRequest | None) -> SafeString:
+    """The tools slot: the debt and the manage panel, the trade builder (``ctx`` as for
+    ``decision_html``)."""
+    game_id = ctx["game"].pk
+    return _render(
+        TOOLS, **_forms(ctx, request), choices=ctx["choices"], builder=ctx["builder"],
+        builder_open=ctx["builder_open"], game_url=reverse("games:game", args=[game_id]),
+        preview_url=reverse("games:game_trade_preview", args=[game_id]),
+    )
+
+
+def surrender_html(ctx: Mapping[str, Any], request: HttpRequest | None) -> SafeString:
+    """The surrender panel, for a player of a game under way who may surrender now."""
+    return _render(SURRENDER, **_forms(ctx, request), is_player=ctx["is_player"], active=ctx["active"],
+                   choices=ctx["choices"])
+
+
+def log_more_html(game_id: int, before: int) -> SafeString:
+    """The log's "Older moves" link: it fetches the entries before ``before`` in its place."""
+    return _render(LOG_MORE, url=f"{reverse('games:game_log', args=[game_id])}?before={before}")

@@ -10,7 +10,7 @@ from django.template.loader import get_template
 
 from games.views.present import Choices
 
-TEMPLATES = Path(__file__).resolve().parents[2] / "templates" / "games" / "partials"
+TEMPLATES = Path(__file__).resolve().parents[2] / "templates" / "jinja2" / "games" / "partials"
 
 
 @pytest.mark.parametrize(
