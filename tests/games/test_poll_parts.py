@@ -175,6 +175,28 @@ def test_the_player_now_to_move_gets_their_choices(client, alice, bob, django_ca
     assert select(apply_parts(page, answer.content.decode()), "#game .centre .choices button")
 
 
+def test_the_movers_page_on_another_device_gets_the_parts(client, alice, bob, django_capture_on_commit_callbacks):
+    with django_capture_on_commit_callbacks(execute=True):
+        game = start_game(alice, bob)
+    mover, _move = next_move(game)
+    user = users_by_seat(game)[mover]
+    client.force_login(user)
+    page, shown = _page(client, game), game.version
+
+    # The mover plays on from another page (their moves through the service), buying what they land on.
+    for _ in range(4):
+        seat, move = next_move(game)
+        if seat != mover:
+            break
+        with django_capture_on_commit_callbacks(execute=True):
+            services.game_submit_action(game=game, user=user, action=move, expected_version=game.version)
+        game.refresh_from_db()
+    assert game.version > shown
+    answer = _poll(client, game, shown, **PARTS)
+
+    _assert_parts_make_the_fresh_page(client, game, page, answer)
+
+
 def test_without_the_kept_position_the_poll_answers_with_the_whole_fragment(
         client, alice, bob, django_capture_on_commit_callbacks):
     with django_capture_on_commit_callbacks(execute=True):
