@@ -1002,6 +1002,7 @@ def main(argv: list[str] | None = None) -> int:
         "--rounds", type=int, default=3, help="slices each phase is cut into, taken in turn"
     )
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--port", type=int, default=0, help="gunicorn's port on 127.0.0.1 (default: a free one)")
     ap.add_argument(
         "--server",
         choices=["asgi", "wsgi"],
@@ -1066,7 +1067,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"set up {len(users)} users and {len(games)} games in {time.perf_counter() - t:.1f} s")
     connections.close_all()
 
-    port = free_port()
+    port = args.port or free_port()
     proc = start_gunicorn(port, args.workers, args.threads, args.server)
     try:
         phases, push = asyncio.run(drive(f"http://127.0.0.1:{port}", games, args, proc))
