@@ -285,10 +285,11 @@ def test_the_parts_answer_reads_less_than_the_whole_fragment(client, alice, bob,
         answer = _poll(client, game, shown, **PARTS)
     assert answer["HX-Reswap"] == "none"
     with CaptureQueriesContext(connection) as full:
-        assert 'id="game"' in _poll(client, game, shown, **HTMX).content.decode()
+        whole = _poll(client, game, shown, **HTMX)
+    assert 'id="game"' in whole.content.decode()
 
     print(f"poll after 3 moves: parts {len(cheap)} queries, {len(answer.content)} bytes; "
-          f"whole fragment {len(full)} queries")
+          f"whole fragment {len(full)} queries, {len(whole.content)} bytes")
     assert len(cheap) < len(full)
     # The version, the game with its seats, and the log's first page (user and session aside).
     assert len(cheap) <= 8, [q["sql"][:120] for q in cheap.captured_queries]
