@@ -27,7 +27,8 @@ cookies. The bots see only what a player sees: the game page once (version, CSRF
 - push (ASGI): ``--idle-pages`` open pages (event streams: the players', then spectators')
   while nothing moves, the server's CPU over ``--idle-seconds``; then the players move again
   while one other page per game listens: the time from a move's request to that page's
-  version event, and to the game fetched on it (p50/p99).
+  version event, and to the game fetched on it (p50/p99), and the mean size of what it fetched
+  (only the parts changed since the version it shows, as the page's script asks).
 
 The phases are cut into ``--rounds`` slices taken in turn, so that other work on the machine
 weighs on all of them alike; the CPU that gunicorn, PostgreSQL, the client and everything else
@@ -744,6 +745,7 @@ async def push_latency(base: str, games: list[BenchGame], seconds: float, think:
     sent: dict[tuple[int, int], float] = {}
     to_event: list[float] = []
     to_page: list[float] = []
+    fetched: list[tuple[int, bool]] = []  # each fetched answer: its size, whether only parts
     watchers = httpx.AsyncClient(base_url=base, timeout=None,
                                  limits=httpx.Limits(max_connections=2 * len(games)))
     stop_at = time.monotonic() + seconds
@@ -759,9 +761,13 @@ async def push_latency(base: str, games: list[BenchGame], seconds: float, think:
             t0 = sent.pop((game.pk, v), None)
             if t0 is not None:
                 to_event.append(time.perf_counter() - t0)
-            r = await watchers.get(f"/games/{game.pk}/poll/?v={shown[0]}", headers={"HX-Request": "true"})
+            # As the page's script asks (game.js): only the parts changed since the version shown.
+            r = await watchers.get(f"/games/{game.pk}/poll/?v={shown[0]}",
+                                   headers={"HX-Request": "true", "X-Game-Parts": "1"})
             if t0 is not None and r.status_code == 200:
                 to_page.append(time.perf_counter() - t0)
+            if r.status_code == 200:
+                fetched.append((len(r.content), r.headers.get("HX-Reswap") == "none"))
             shown[0] = v
 
         return _stream_events(watchers, f"/games/{game.pk}/events/", on_version)
@@ -779,7 +785,7 @@ async def push_latency(base: str, games: list[BenchGame], seconds: float, think:
         await asyncio.gather(*watching, return_exceptions=True)
         await watchers.aclose()
     return {"games": len(live), "moves": len(act.latencies), "event": to_event, "page": to_page,
-            "answer": act.latencies}
+            "answer": act.latencies, "fetched": fetched}
 
 
 def quantiles_ms(values: list[float]) -> str:
@@ -1005,6 +1011,7 @@ def main(argv: list[str] | None = None) -> int:
         "--rounds", type=int, default=3, help="slices each phase is cut into, taken in turn"
     )
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--port", type=int, default=0, help="gunicorn's port on 127.0.0.1 (default: a free one)")
     ap.add_argument(
         "--server",
         choices=["asgi", "wsgi"],
@@ -1069,7 +1076,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"set up {len(users)} users and {len(games)} games in {time.perf_counter() - t:.1f} s")
     connections.close_all()
 
-    port = free_port()
+    port = args.port or free_port()
     proc = start_gunicorn(port, args.workers, args.threads, args.server)
     try:
         phases, push = asyncio.run(drive(f"http://127.0.0.1:{port}", games, args, proc))
@@ -1143,6 +1150,19 @@ def main(argv: list[str] | None = None) -> int:
             f"the page fetched {quantiles_ms(lat['page'])} (from the move's request; the mover's own "
             f"answer took {quantiles_ms(lat['answer'])})"
         )
+        fetched = lat["fetched"]
+        if fetched:
+            parts = [size for size, only_parts in fetched if only_parts]
+            whole = [size for size, only_parts in fetched if not only_parts]
+
+            def kb(sizes: list[int]) -> str:
+                return f"{statistics.fmean(sizes) / 1024:.1f} KB" if sizes else "-"
+
+            print(
+                f"push, the other page's fetches: {len(fetched)}, mean {kb([s for s, _p in fetched])}; "
+                f"{len(parts)} of only the changed parts (mean {kb(parts)}), "
+                f"{len(whole)} whole fragments (mean {kb(whole)})"
+            )
     print()
     for line in queries:
         print(line)

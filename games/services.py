@@ -27,7 +27,7 @@ from django.utils.translation import gettext_lazy as _
 from accounts.models import User
 from config.celery import app as celery_app
 from config.celery import queue_on_commit
-from games import hot_reads, live, pause, records, standing, vacation
+from games import hot_reads, live, pause, positions, records, standing, vacation
 from games.engine import (
     EngineError,
     GameState,
@@ -594,7 +594,9 @@ def _write(sub: Submission, seats: list[Seat], *, before: dict | None, fresh: bo
         # Ratings, XP and achievements come from the record once it is committed (ratings app).
         queue_on_commit("ratings.tasks.record_game_result", game.pk)
     game.save(update_fields=fields)
-    # The game's open pages hear of the new version once it is committed (games/live.py).
+    # The position the open pages will ask for the changes from (games/positions.py), kept
+    # before they hear of the new version, once it is committed (games/live.py).
+    positions.remember_on_commit(game, seats)
     live.publish_on_commit(game.pk, game.version)
     _sync_rows(game, state, before, sub.events, now)
     if game.table.pace == Table.Pace.CORRESPONDENCE:

@@ -23,7 +23,7 @@ from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import reswap, retarget
 
 from config.ratelimit import limit
-from games import live, services
+from games import live, positions, services
 from games.board_words import localized_board
 from games.engine import GameState
 from games.errors import translate_refusal
@@ -134,8 +134,7 @@ def _context(request: HttpRequest, game: Game, seats: list[Seat], me: Seat | Non
                 builder = present.builder_view(state, acting, pick["seat"])
                 builder["others"] = others
 
-    bot_seats = {s.position for s in seats if s.bot}
-    bots_waited_on = active and bool(game.waiting_seats) and all(p in bot_seats for p in game.waiting_seats)
+    bots_waited_on = _bots_waited_on(game, seats)
     return {
         "game": game, "table": game.table, "state": state, "rules": state.rules, "me": me, "my_seat": my,
         "is_player": me is not None, "active": active,
@@ -151,12 +150,23 @@ def _context(request: HttpRequest, game: Game, seats: list[Seat], me: Seat | Non
         # BOT_DELAY_SECONDS: the page follows them at the live pace, and shows no clock (theirs
         # is the site's backstop, not a time anyone is given).
         "deadline": game.deadline if active and not bots_waited_on else None,
-        "poll_seconds": POLL_SECONDS[Table.Pace.LIVE] if bots_waited_on else POLL_SECONDS.get(game.table.pace, 15),
+        "poll_seconds": _poll_seconds(game, bots_waited_on),
         # Push where Redis is configured (games/live.py); the page polls without it.
         "live_url": reverse("games:game_events", args=[game.pk]) if active and live.pushes_to(request) else None,
         "flash": flash, "flash_level": flash_level,
         "board_name": state.board.name,
     }
+
+
+def _bots_waited_on(game: Game, seats: list[Seat]) -> bool:
+    """Whether the game, in play, waits on bots only (issue 10)."""
+    bot_seats = {s.position for s in seats if s.bot}
+    return (game.status == Game.Status.ACTIVE and bool(game.waiting_seats)
+            and all(p in bot_seats for p in game.waiting_seats))
+
+
+def _poll_seconds(game: Game, bots_waited_on: bool) -> int:
+    return POLL_SECONDS[Table.Pace.LIVE] if bots_waited_on else POLL_SECONDS.get(game.table.pace, 15)
 
 
 @require_GET
@@ -172,18 +182,47 @@ def game(request: HttpRequest, game_id: int) -> HttpResponse:
 
 @require_GET
 def poll(request: HttpRequest, game_id: int) -> HttpResponse:
-    """204 while the game has not moved past the version the page shows (one small query),
-    else the fresh ``#game`` fragment."""
+    """204 while the game has not moved past the version the page shows (``?v=``; one small
+    query). Else, for the page's own script (``X-Game-Parts``), only the parts that changed
+    since that version (``_changed_parts``), and otherwise the fresh ``#game`` fragment."""
     version = visible_game_version(game_id=game_id, user=request.user)
     if version is None:
         raise Http404("no such game")
     if request.user.is_authenticated:
         # The page is open: no e-mail about this game while it polls (issue 14).
         presence.seen(user_id=request.user.pk, game_id=game_id)
-    if request.GET.get("v") == str(version):
+    shown = request.GET.get("v", "")
+    if shown == str(version):
         return HttpResponse(status=204)
     game, seats, me = _load(request, game_id)
-    return render(request, "games/partials/game_body.html", _context(request, game, seats, me))
+    ctx = _context(request, game, seats, me)
+    if move_parts.wanted(request) and shown.isascii() and shown.isdigit() and len(shown) < 10:
+        answer = _changed_parts(request, int(shown), seats, ctx)
+        if answer is not None:
+            return answer
+    return render(request, "games/partials/game_body.html", ctx)
+
+
+def _changed_parts(request: HttpRequest, shown: int, seats: list[Seat], ctx: dict[str, Any]) -> HttpResponse | None:
+    """The poll's cheap answer (issue 12): the parts that changed between the position the page
+    shows (version ``shown``, kept by games/positions.py) and now, drawn as a move's answer is
+    (move_parts), however many moves apart, by whoever. None when the whole fragment must go:
+    that position is no longer kept (or was never: a version that was no move), or something
+    drawn outside the parts differs, namely how often the page polls and, for a player, whether
+    they still play (the aids panel, the bot's note)."""
+    game: Game = ctx["game"]
+    before = positions.position_at(game, seats, shown)
+    if before is None or ctx["flash"] is not None:
+        return None
+    if _poll_seconds(before, _bots_waited_on(before, seats)) != ctx["poll_seconds"]:
+        return None
+    me = ctx["me"]
+    if me is not None:
+        was_out = before.state["players"][me.position]["bankrupt"]
+        if was_out != ctx["state"].players[me.position].bankrupt:
+            return None
+    return move_parts.move_answer(request, before=before, seats=seats, ctx=ctx, log_page=LOG_PAGE,
+                                  shown_state=_shown_state)
 
 
 @require_GET

@@ -72,8 +72,8 @@
     }
   });
 
-  // A move's answer holds only the parts that changed (games/views/move_parts.py): it says the
-  // new version, which the page keeps on #game; the poll and the push ask from that version.
+  // A move's answer, and the poll's, hold only the parts that changed (games/views/move_parts.py):
+  // each says the new version, which the page keeps on #game; the poll and the push ask from it.
   document.addEventListener("game:moved", function (e) {
     var game = document.getElementById("game");
     if (game && e.detail && e.detail.version) game.setAttribute("data-version", String(e.detail.version));
@@ -83,6 +83,8 @@
     if (!game || !elt) return;
     if (elt.id === "game-push" || elt.hasAttribute("data-poll")) {
       e.detail.path = e.detail.path.replace(/([?&]v=)\d+/, "$1" + shownVersion());
+      // Only what changed since the version the page shows, as a move's answer (play.py: poll).
+      e.detail.headers["X-Game-Parts"] = "1";
     } else if (game.contains(elt) && e.detail.verb === "post") {
       e.detail.headers["X-Game-Parts"] = "1";
       // A panel that a move's answer left as it was still holds the version it was drawn at;

@@ -1,0 +1,227 @@
+"""Apply an answer of out-of-band swaps (games/views/move_parts.py) to a page's HTML, as htmx 2
+does, and compare the result with a fresh render: a small DOM of the standard library's
+HTMLParser, and the few CSS selectors move_parts writes (``#id``, ``.class``, a tag, the
+descendant and child combinators, ``:nth-child(N)``, ``:nth-child(n+N)``, ``:nth-of-type(N)``).
+A selector outside that set fails the test, saying which."""
+
+from __future__ import annotations
+
+import re
+from html.parser import HTMLParser
+
+VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"}
+
+
+class Node:
+    def __init__(self, tag: str | None, attrs: dict[str, str] | None = None, text: str = "") -> None:
+        self.tag, self.attrs, self.text = tag, attrs or {}, text
+        self.children: list[Node] = []
+        self.parent: Node | None = None
+
+    @property
+    def elements(self) -> list[Node]:
+        return [c for c in self.children if c.tag is not None]
+
+    def classes(self) -> set[str]:
+        return set(self.attrs.get("class", "").split())
+
+    def walk(self):
+        for c in self.elements:
+            yield c
+            yield from c.walk()
+
+    def adopt(self, nodes: list[Node], at: int) -> None:
+        for n in nodes:
+            n.parent = self
+        self.children[at:at] = nodes
+
+
+class _Parser(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.root = self.top = Node("#root")
+
+    def handle_starttag(self, tag, attrs):
+        node = Node(tag, {k: v or "" for k, v in attrs})
+        self.top.adopt([node], len(self.top.children))
+        if tag not in VOID:
+            self.top = node
+
+    def handle_startendtag(self, tag, attrs):
+        self.top.adopt([Node(tag, {k: v or "" for k, v in attrs})], len(self.top.children))
+
+    def handle_endtag(self, tag):
+        if tag in VOID:
+            return
+        node = self.top
+        while node is not None and node.tag != tag:
+            node = node.parent
+        assert node is not None and node.parent is not None, f"</{tag}> closes nothing"
+        self.top = node.parent
+
+    def handle_data(self, data):
+        self.top.adopt([Node(None, text=data)], len(self.top.children))
+
+
+def parse(html: str) -> Node:
+    p = _Parser()
+    p.feed(html)
+    p.close()
+    assert p.top is p.root, f"<{p.top.tag}> is never closed"
+    return p.root
+
+
+# -- selectors ---------------------------------------------------------------------------------
+
+_SIMPLE = re.compile(r"(?P<tag>[a-z][\w-]*)?(?P<rest>(?:[#.][\w-]+|:nth-(?:child|of-type)\([^)]*\))*)$")
+_PART = re.compile(r"[#.][\w-]+|:nth-(?:child|of-type)\([^)]*\)")
+
+
+def _matches_simple(node: Node, simple: str) -> bool:
+    m = _SIMPLE.match(simple)
+    assert m, f"selector part {simple!r} is not one these tests understand"
+    if m["tag"] and node.tag != m["tag"]:
+        return False
+    for part in _PART.findall(m["rest"]):
+        if part[0] == "#":
+            if node.attrs.get("id") != part[1:]:
+                return False
+        elif part[0] == ".":
+            if part[1:] not in node.classes():
+                return False
+        else:
+            kind, arg = re.match(r":nth-(child|of-type)\(([^)]*)\)", part).groups()
+            siblings = node.parent.elements if node.parent else [node]
+            if kind == "of-type":
+                siblings = [s for s in siblings if s.tag == node.tag]
+            index = siblings.index(node) + 1
+            arg = arg.replace(" ", "")
+            if arg.isdigit():
+                ok = index == int(arg)
+            else:
+                at_least = re.fullmatch(r"n\+(\d+)", arg)
+                assert at_least, f":nth-{kind}({arg}) is not one these tests understand"
+                ok = index >= int(at_least[1])
+            if not ok:
+                return False
+    return True
+
+
+def _steps(selector: str) -> list[tuple[str, str]]:
+    """[(combinator, simple)] left to right; the first combinator is " "."""
+    tokens = selector.replace(">", " > ").split()
+    steps, comb = [], " "
+    for t in tokens:
+        if t == ">":
+            comb = ">"
+            continue
+        steps.append((comb, t))
+        comb = " "
+    return steps
+
+
+def _matches(node: Node, steps: list[tuple[str, str]]) -> bool:
+    comb, simple = steps[-1]
+    if not _matches_simple(node, simple):
+        return False
+    if len(steps) == 1:
+        return True
+    rest = steps[:-1]
+    if comb == ">":
+        return node.parent is not None and node.parent.tag != "#root" and _matches(node.parent, rest)
+    up = node.parent
+    while up is not None and up.tag != "#root":
+        if _matches(up, rest):
+            return True
+        up = up.parent
+    return False
+
+
+def select(root: Node, selector: str) -> list[Node]:
+    steps = _steps(selector)
+    return [n for n in root.walk() if _matches(n, steps)]
+
+
+# -- swaps --------------------------------------------------------------------------------------
+
+def apply_parts(page: str, answer: str) -> Node:
+    """The page's DOM after htmx has swapped each out-of-band element of ``answer``, in order.
+    Every swap must find its target, as htmx would otherwise drop it unseen."""
+    root = parse(page)
+    for oob in [c for c in parse(answer).elements]:
+        value = oob.attrs.pop("hx-swap-oob", None)
+        assert value is not None, f"<{oob.tag}> of the answer is no out-of-band swap"
+        style, _, selector = value.partition(":")
+        targets = select(root, selector)
+        assert targets or style == "delete", f"nothing on the page matches {selector!r}"
+        for target in targets:
+            parent = target.parent
+            at = parent.children.index(target)
+            content = [_clone(c) for c in oob.children]
+            if style == "innerHTML":
+                target.children = []
+                target.adopt(content, 0)
+            elif style == "outerHTML":
+                parent.children.pop(at)
+                parent.adopt([_clone(oob)], at)
+            elif style == "afterbegin":
+                target.adopt(content, 0)
+            elif style == "beforeend":
+                target.adopt(content, len(target.children))
+            elif style == "delete":
+                parent.children.pop(at)
+            else:
+                raise AssertionError(f"swap style {style!r} is not one these tests know")
+    return root
+
+
+def _clone(node: Node) -> Node:
+    copy = Node(node.tag, dict(node.attrs), node.text)
+    copy.adopt([_clone(c) for c in node.children], 0)
+    return copy
+
+
+# -- comparison ---------------------------------------------------------------------------------
+
+# What differs between two renders of one position: the CSRF token (masked anew each time), the
+# countdowns' words (the clock moved on), and the hidden version of forms a swap left as they were
+# (game.js posts the page's version, kept on #game).
+_UNSTABLE = {("input", "name", "csrfmiddlewaretoken"), ("input", "name", "version")}
+
+
+def canonical(node: Node) -> list:
+    """The node's children as nested lists: text collapsed, whitespace-only text left out."""
+    out = []
+    for c in node.children:
+        if c.tag is None:
+            text = " ".join(c.text.split())
+            if text:
+                out.append(text)
+            continue
+        attrs = dict(c.attrs)
+        if any(c.tag == tag and attrs.get(k) == v for tag, k, v in _UNSTABLE):
+            attrs.pop("value", None)
+        if c.tag == "time" and "data-deadline" in attrs:
+            out.append([c.tag, sorted(attrs.items())])
+            continue
+        out.append([c.tag, sorted(attrs.items()), canonical(c)])
+    return out
+
+
+def game_of(root: Node) -> Node:
+    found = select(root, "#game")
+    assert len(found) == 1, "no #game on the page"
+    return found[0]
+
+
+def differences(a: list, b: list, path: str = "#game") -> str | None:
+    """Where two canonical trees first differ, for the assertion's message."""
+    for i, (x, y) in enumerate(zip(a, b, strict=False)):
+        if x == y:
+            continue
+        if isinstance(x, list) and isinstance(y, list) and x[:2] == y[:2] and len(x) == len(y) == 3:
+            return differences(x[2], y[2], f"{path} > {x[0]}[{i}]{dict(x[1]).get('class', '')}")
+        return f"at {path} child {i}:\n  parts: {str(x)[:600]}\n  fresh: {str(y)[:600]}"
+    if len(a) != len(b):
+        return f"at {path}: {len(a)} children after the parts, {len(b)} in a fresh render"
+    return None
