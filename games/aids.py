@@ -150,11 +150,14 @@ def vacation_end(*, game, user, now: datetime | None = None):
 
 def _move_deadline(game, seat: int, by: timedelta) -> None:
     """A decision waiting on the seat: its deadline moves by ``by`` (the clock frozen or given
-    back). The version goes up either way, so that open pages show the vacation."""
+    back), and its reminder with it, as a fresh deadline's would (issue 14: at a quarter of the
+    time left; sent again if the one of the old deadline went out already). The version goes up
+    either way, so that open pages show the vacation."""
     fields = ["version", "updated_at"]
     if by and game.deadline is not None and seat in (game.waiting_seats or []):
         game.deadline += by
-        fields.append("deadline")
+        game.reminder_at = services._reminder_at(game)
+        fields += ["deadline", "reminder_at"]
     game.version += 1
     game.save(update_fields=fields)
 
