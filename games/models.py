@@ -271,13 +271,18 @@ class GameAction(models.Model):
                              related_name="+")
     action = models.JSONField()
     events = models.JSONField(default=list)
-    # Why the site played a "system" action for a seat (``action["reason"]``).
+    # Why the site played an action for a seat that its player did not (``action["reason"]``,
+    # kept in the game's record): a deleted account's forfeit, a moderator's removal.
     REASON_ACCOUNT_DELETED = "account_deleted"
+    REASON_MODERATOR_REMOVED = "moderator_removed"
+    REASONS = (REASON_ACCOUNT_DELETED, REASON_MODERATOR_REMOVED)
 
-    # "player", "bot", "timeout", "takeover" (a strategy bot's first decision for a seat it took
-    # over at a third missed turn, RULES.md 15), "clock" or "system" (the start, and a deleted
-    # account's forfeit, whose action says why: "reason": "account_deleted"); only players' moves
-    # have a user. Bids the engine placed by a maximum carry "by": "max" in their events.
+    # "player", "bot", "standing" (a player's standing order, RULES.md 15), "timeout",
+    # "takeover" (a strategy bot's first decision for a seat it took over at a third missed turn,
+    # RULES.md 15), "clock", "system" (the start, and a deleted account's forfeit) or "moderator"
+    # (a moderator's removal of the player: the seat's surrender); only players' moves and
+    # standing orders have a user. Bids the engine placed by a maximum carry "by": "max" in their
+    # events.
     source = models.CharField(max_length=10, default="player")
     created_at = models.DateTimeField(auto_now_add=True)
 

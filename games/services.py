@@ -886,6 +886,39 @@ def account_seats_release(*, user) -> None:
             _game_seat_release(game_id=game, position=seat.position)
 
 
+@transaction.atomic
+def game_seat_remove(*, game: Game, user) -> Submission:
+    """A moderator's removal of ``user`` from a running game (moderation.services
+    .game_remove_player, which writes the audit row): their seat surrenders, as the rules have
+    it (RULES.md 10: bankrupt to the bank, or to the creditor of a pending debt), logged as the
+    site's action for the moderator (source "moderator", no user, "reason": "moderator_removed"
+    in the action and so in the game's record), not as the player's own surrender. Refused as a
+    move of theirs would be (no seat, a bot's seat, a paused game, a player already out);
+    nothing is written then."""
+    game = _locked_game(game.pk)
+    if game.status != Game.Status.ACTIVE:
+        raise GameError(_("this game is over"))
+    seats = list(game.table.seats.select_related("user"))
+    seat = _seat_of(seats, user)
+    if seat is None:
+        raise NotAllowed(_("you are not playing in this game"))
+    if seat.bot:
+        raise NotAllowed(_("a bot plays your seat since your third missed turn"))
+    pause.refuse_moves(game)
+    before = game.state
+    state = GameState.from_json(before)
+    _clock(game, state, timezone.now())
+    sub = Submission(game=game, state=state)
+    removal = {"type": "surrender", "player": seat.position, "reason": GameAction.REASON_MODERATOR_REMOVED}
+    try:
+        _apply(sub, removal, seat=seat.position, source="moderator")
+    except IllegalAction as e:
+        raise GameError(e) from e
+    _advance(sub, seats)
+    _write(sub, seats, before=before)
+    return sub
+
+
 def _game_seat_release(*, game_id: int, position: int) -> None:
     game = _locked_game(game_id)
     seats = list(game.table.seats.select_related("user"))
