@@ -96,6 +96,11 @@ class Seat(models.Model):
     # The seat's player deleted their account once the game had started: the seat stays theirs
     # (forfeited, or played by ``bot``), shown as a deleted player, never free again.
     account_deleted = models.BooleanField(default=False)
+    # An empty seat kept for one person until ``held_until`` (a rematch keeps each player of the
+    # last game their seat, ratings.services.rematch_create): nobody else may sit there before.
+    held_for = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+                                 related_name="+")
+    held_until = models.DateTimeField(null=True, blank=True)
     joined_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -112,6 +117,12 @@ class Seat(models.Model):
     @property
     def is_empty(self) -> bool:
         return self.user_id is None and not self.bot and not self.account_deleted
+
+    def held_for_at(self, now) -> int | None:
+        """The user this empty seat is kept for at ``now``, or None (not held, or no longer)."""
+        if self.is_empty and self.held_for_id is not None and self.held_until is not None and self.held_until > now:
+            return self.held_for_id
+        return None
 
     @property
     def label(self) -> str:
