@@ -6,12 +6,11 @@ a player. Nothing scrolls sideways; screenshots go to test-artifacts/e2e/."""
 from __future__ import annotations
 
 import pytest
-from django.conf import settings
-from django.test import Client
 
 from moderation import services as moderation_services
 from ratings import services
 from tests.e2e.layout_helpers import DESKTOP, PHONE, page_width, width_id
+from tests.e2e.test_deleted_player import signed_in
 from tests.factories import UserFactory
 from tests.games.play_helpers import start_game
 from tests.moderation.conftest import make_moderator
@@ -19,17 +18,6 @@ from tests.ratings.conftest import store_finished
 from tests.ratings.helpers import play_record
 
 pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True)]
-
-
-def _signed_in(browser, site, user, viewport):
-    client = Client()
-    client.force_login(user)
-    context = browser.new_context(viewport=viewport, is_mobile=viewport["width"] < 600)
-    context.add_cookies([{"name": settings.SESSION_COOKIE_NAME, "url": site,
-                          "value": client.cookies[settings.SESSION_COOKIE_NAME].value}])
-    page = context.new_page()
-    page.set_default_timeout(15000)
-    return context, page
 
 
 @pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=width_id)
@@ -42,8 +30,8 @@ def test_a_stranger_finds_the_rematch_seats_kept_and_a_kept_player_sits_in_their
     dave = UserFactory(username="dave", display_name="Dave")
     url = f"{site}/tables/{table.pk}/"
 
-    context, page = _signed_in(browser, site, dave, viewport)
-    other_context, other = _signed_in(browser, site, bob, viewport)
+    context, page = signed_in(browser, site, dave, viewport)
+    other_context, other = signed_in(browser, site, bob, viewport)
     try:
         page.goto(url)
         kept = page.locator(".seat", has_text="Kept for Bob until")
@@ -77,7 +65,7 @@ def test_the_log_says_a_moderator_removed_the_player(browser, site, artifacts, a
     moderation_services.game_remove_player(moderator=make_moderator("mona"), game=game, user=charlie,
                                            reason="Abusive")
 
-    context, page = _signed_in(browser, site, alice, viewport)
+    context, page = signed_in(browser, site, alice, viewport)
     try:
         page.goto(f"{site}/games/{game.pk}/")
         entry = page.locator(".log-entry", has_text="Charlie is removed from the game by a moderator.")
