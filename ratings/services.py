@@ -287,9 +287,10 @@ def rematch_create(*, game: Game, by) -> tuple[Table, bool]:
     others = [s for s in seats if s.user is not None and s.user_id != by.pk and s.user.is_active]
     # They block the host: their seat stays open, and they get no e-mail (issue 11).
     others = [s for s in others if not (s.user.email and is_blocked(blocker_email=s.user.email, blocked=by))]
-    if others:
-        game_services.table_hold_seats(table=table, by=by, holds={s.position: s.user for s in others},
-                                       until=timezone.now() + REMATCH_HOLD[table.pace])
+    # (A seat a bot took over at its player's third missed turn has its bot again: none to keep.)
+    kept = {s.position: s.user for s in others if not s.bot}
+    if kept:
+        game_services.table_hold_seats(table=table, by=by, holds=kept, until=timezone.now() + REMATCH_HOLD[table.pace])
     for s in others:
         if s.user.email:
             game_services.invitation_create(table=table, by=by, email=s.user.email)

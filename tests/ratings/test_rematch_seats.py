@@ -115,3 +115,15 @@ def test_only_the_host_keeps_empty_seats_and_only_until_a_moment_to_come(finishe
     with pytest.raises(game_services.GameError, match="a moment to come"):
         game_services.table_hold_seats(table=table, by=alice, holds={1: dave}, until=timezone.now())
     assert not table.seats.exclude(held_for=None).exists()
+
+
+def test_a_seat_a_bot_took_over_gets_its_bot_again_and_nothing_kept(finished_game, alice, bob, charlie):
+    game = finished_game([alice, bob, charlie], seed=1)
+    # Charlie's seat was handed to a bot at his third missed turn (RULES.md 15).
+    Seat.objects.filter(table=game.table, user=charlie).update(bot=Seat.Bot.STRATEGY)
+    charlies = game.table.seats.get(user=charlie).position
+
+    table, created = services.rematch_create(game=game, by=alice)
+
+    assert created and table.seats.get(position=charlies).bot == Seat.Bot.STRATEGY
+    assert [s.held_for_id for s in table.seats.exclude(held_for=None)] == [bob.pk]
