@@ -3,6 +3,7 @@
     python bench/engine_hash.py [--games 100] > before.txt   # on the old code
     python bench/engine_hash.py [--games 100] > after.txt    # on the new code
     diff before.txt after.txt
+    python bench/engine_hash.py --smoke                       # one game each (the suite's check)
 
 For every preset and three bot mixes (strategy, random, strategy/random alternating; the preset's
 default seat count), plays games with seeds 1000.. through ``simulate.play_game`` and prints one
@@ -34,6 +35,8 @@ def _dump(data) -> bytes:
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--games", type=int, default=100)
+    ap.add_argument("--smoke", action="store_true",
+                    help="one game per preset and mix, random bots' too (tests/test_bench.py)")
     args = ap.parse_args(argv)
     for preset in PRESET_NAMES:
         rules = RuleSet.build(preset)
@@ -42,6 +45,8 @@ def main(argv: list[str] | None = None) -> int:
         for mix, kinds in MIXES.items():
             digest = hashlib.sha256()
             games = args.games if mix != "random" else max(10, args.games // 5)
+            if args.smoke:
+                games = 1
             for i in range(games):
                 bots = [make_bot(kinds[s % len(kinds)]) for s in range(players)]
                 result = play_game(rules, bots, 1000 + i, keep_log=True)

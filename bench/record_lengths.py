@@ -1,7 +1,7 @@
 """How long real games get: the number of actions (and the record's bytes) of whole bot games,
 for every preset, every seat count it allows and three bot mixes, over many seeds.
 
-    python bench/record_lengths.py [--games 200] [--seed 1] [--jobs 2]
+    python bench/record_lengths.py [--games 200] [--seed 1] [--jobs 2] [--smoke]
 
 The longest game seen sets the cap on the actions an uploaded record may hold
 (games/records.py, MAX_RECORD_ACTIONS), with a wide margin. Prints, per preset, seat count and
@@ -66,21 +66,27 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--games", type=int, default=200, help="games per preset, seat count and mix")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--smoke", action="store_true",
+                    help="one game per preset and mix, at the preset's fewest seats (tests/test_bench.py)")
     args = ap.parse_args(argv)
     jobs = []
     for preset in PRESET_NAMES:
         lo, hi = RuleSet.build(preset).seats
-        for players in range(lo, hi + 1):
+        for players in range(lo, (lo if args.smoke else hi) + 1):
             for mix in MIXES:
                 # Random bots' games are long: a fifth as many of them.
                 games = args.games if mix != "random" else max(10, args.games // 5)
-                jobs.append((preset, players, mix, args.seed, games))
+                jobs.append((preset, players, mix, args.seed, 1 if args.smoke else games))
     overall = (0, 0, "")
     with ProcessPoolExecutor(max_workers=args.jobs) as pool:
         for preset, players, mix, lengths, longest, size, endless in pool.map(_one, jobs):
-            p99 = sorted(lengths)[max(0, int(len(lengths) * 0.99) - 1)]
-            print(f"{preset:14} {players} {mix:8} games {len(lengths):4}  median "
-                  f"{statistics.median(lengths):7.0f}  p99 {p99:6}  longest {longest:6} ({size:,} bytes)"
+            if lengths:
+                p99 = sorted(lengths)[max(0, int(len(lengths) * 0.99) - 1)]
+                figures = (f"median {statistics.median(lengths):7.0f}  p99 {p99:6}  longest {longest:6} "
+                           f"({size:,} bytes)")
+            else:
+                figures = "none ended"  # (a run of few games, all of them endless)
+            print(f"{preset:14} {players} {mix:8} games {len(lengths):4}  {figures}"
                   + (f"  not ending within {GIVE_UP:,}: seeds {endless}" if endless else ""), flush=True)
             if longest > overall[0]:
                 overall = (longest, size, f"{preset}/{players}/{mix}")

@@ -18,7 +18,36 @@ from games import pause as pauses
 from games import services, standing, vacation
 from games.engine import GameState
 from games.errors import GameError, NotAllowed, StaleVersion
-from games.models import Game, Pause, StandingOrder, Table, Vacation
+from games.models import Game, Pause, Seat, StandingOrder, Table, Vacation
+
+# The refusals of a seat that may not use an aid (each aid says which apply to it).
+BOT_SEAT = _("a bot plays your seat since your third missed turn")
+OUT = _("you are out of this game")
+
+
+def _locked_seat(game_id: int, user, *, pace: str | None = None, wrong_pace: str = "",
+                 bot: str = "", out: str = "") -> tuple[Game, list[Seat], Seat]:
+    """The game, locked, its seats and ``user``'s seat, for one of the aids' writes: refused
+    (GameError or NotAllowed, before anything is written) for a game that is over, a table of
+    another ``pace`` than the aid's (``wrong_pace``, the aid's own words) and someone without a
+    seat; with ``bot`` or ``out``, for a seat a bot plays or a player out of the game, in those
+    words. The game row is taken first, as a move takes it: an aid and a move of one game are
+    serialised."""
+    game = services._locked_game(game_id)
+    if game.status != Game.Status.ACTIVE:
+        raise GameError(_("this game is over"))
+    if pace is not None and game.table.pace != pace:
+        raise GameError(wrong_pace)
+    seats = list(game.table.seats.select_related("user"))
+    seat = services._seat_of(seats, user)
+    if seat is None:
+        raise NotAllowed(_("you are not playing in this game"))
+    if bot and seat.bot:
+        raise NotAllowed(bot)
+    if out and game.state["players"][seat.position]["bankrupt"]:
+        raise GameError(out)
+    return game, seats, seat
+
 
 # ---------------------------------------------------------------------------------------------
 # Standing orders (RULES.md 15)
@@ -32,20 +61,9 @@ def standing_orders_set(*, game, user, orders: standing.Orders):
     the game already waits on the player for a decision they name. Returns the Submission of
     what they played (``actions`` 0 if nothing)."""
     with transaction.atomic():
-        # The game row first, as a move takes it: orders and moves of one game are serialised.
-        game = services._locked_game(game.pk)
-        if game.status != Game.Status.ACTIVE:
-            raise GameError(_("this game is over"))
-        seats = list(game.table.seats.select_related("user"))
-        seat = services._seat_of(seats, user)
-        if seat is None:
-            raise NotAllowed(_("you are not playing in this game"))
-        if seat.bot:
-            raise NotAllowed(_("a bot plays your seat since your third missed turn"))
+        game, seats, seat = _locked_seat(game.pk, user, bot=BOT_SEAT, out=OUT)
         before = game.state
         state = GameState.from_json(before)
-        if state.players[seat.position].bankrupt:
-            raise GameError(_("you are out of this game"))
         standing.validate(state=state, orders=orders)
         if orders.any:
             StandingOrder.objects.update_or_create(
@@ -81,20 +99,9 @@ def standing_orders_cancel(*, game, user):
 # ---------------------------------------------------------------------------------------------
 
 def _player(game_id: int, user):
-
-    game = services._locked_game(game_id)
-    if game.status != Game.Status.ACTIVE:
-        raise GameError(_("this game is over"))
-    if game.table.pace != Table.Pace.CORRESPONDENCE:
-        raise GameError(_("vacations are for correspondence tables"))
-    seats = list(game.table.seats.select_related("user"))
-    seat = services._seat_of(seats, user)
-    if seat is None:
-        raise NotAllowed(_("you are not playing in this game"))
-    if seat.bot:
-        raise NotAllowed(_("a bot plays your seat since your third missed turn"))
-    if game.state["players"][seat.position]["bankrupt"]:
-        raise GameError(_("you are out of this game"))
+    game, _seats, seat = _locked_seat(game_id, user, pace=Table.Pace.CORRESPONDENCE,
+                                      wrong_pace=_("vacations are for correspondence tables"),
+                                      bot=BOT_SEAT, out=OUT)
     return game, seat
 
 
@@ -150,11 +157,14 @@ def vacation_end(*, game, user, now: datetime | None = None):
 
 def _move_deadline(game, seat: int, by: timedelta) -> None:
     """A decision waiting on the seat: its deadline moves by ``by`` (the clock frozen or given
-    back). The version goes up either way, so that open pages show the vacation."""
+    back), and its reminder with it, as a fresh deadline's would (issue 14: at a quarter of the
+    time left; sent again if the one of the old deadline went out already). The version goes up
+    either way, so that open pages show the vacation."""
     fields = ["version", "updated_at"]
     if by and game.deadline is not None and seat in (game.waiting_seats or []):
         game.deadline += by
-        fields.append("deadline")
+        game.reminder_at = services._reminder_at(game)
+        fields += ["deadline", "reminder_at"]
     game.version += 1
     game.save(update_fields=fields)
 
@@ -164,16 +174,8 @@ def _move_deadline(game, seat: int, by: timedelta) -> None:
 # ---------------------------------------------------------------------------------------------
 
 def _locked(game_id: int, user, now: datetime):
-
-    game = services._locked_game(game_id)
-    if game.status != Game.Status.ACTIVE:
-        raise GameError(_("this game is over"))
-    if game.table.pace != Table.Pace.LIVE:
-        raise GameError(_("only live tables pause"))
-    seats = list(game.table.seats.select_related("user"))
-    seat = services._seat_of(seats, user)
-    if seat is None:
-        raise NotAllowed(_("you are not playing in this game"))
+    # (A seat a bot plays, or a player out of the game, has no vote: the words say so.)
+    game, seats, seat = _locked_seat(game_id, user, pace=Table.Pace.LIVE, wrong_pace=_("only live tables pause"))
     who = pauses.voters(seats, game.state)
     if seat.position not in who:
         raise NotAllowed(_("you have no say in this game any more"))

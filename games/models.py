@@ -96,6 +96,11 @@ class Seat(models.Model):
     # The seat's player deleted their account once the game had started: the seat stays theirs
     # (forfeited, or played by ``bot``), shown as a deleted player, never free again.
     account_deleted = models.BooleanField(default=False)
+    # An empty seat kept for one person until ``held_until`` (a rematch keeps each player of the
+    # last game their seat, ratings.services.rematch_create): nobody else may sit there before.
+    held_for = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+                                 related_name="+")
+    held_until = models.DateTimeField(null=True, blank=True)
     joined_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -112,6 +117,12 @@ class Seat(models.Model):
     @property
     def is_empty(self) -> bool:
         return self.user_id is None and not self.bot and not self.account_deleted
+
+    def held_for_at(self, now) -> int | None:
+        """The user this empty seat is kept for at ``now``, or None (not held, or no longer)."""
+        if self.is_empty and self.held_for_id is not None and self.held_until is not None and self.held_until > now:
+            return self.held_for_id
+        return None
 
     @property
     def label(self) -> str:
@@ -271,13 +282,18 @@ class GameAction(models.Model):
                              related_name="+")
     action = models.JSONField()
     events = models.JSONField(default=list)
-    # Why the site played a "system" action for a seat (``action["reason"]``).
+    # Why the site played an action for a seat that its player did not (``action["reason"]``,
+    # kept in the game's record): a deleted account's forfeit, a moderator's removal.
     REASON_ACCOUNT_DELETED = "account_deleted"
+    REASON_MODERATOR_REMOVED = "moderator_removed"
+    REASONS = (REASON_ACCOUNT_DELETED, REASON_MODERATOR_REMOVED)
 
-    # "player", "bot", "timeout", "takeover" (a strategy bot's first decision for a seat it took
-    # over at a third missed turn, RULES.md 15), "clock" or "system" (the start, and a deleted
-    # account's forfeit, whose action says why: "reason": "account_deleted"); only players' moves
-    # have a user. Bids the engine placed by a maximum carry "by": "max" in their events.
+    # "player", "bot", "standing" (a player's standing order, RULES.md 15), "timeout",
+    # "takeover" (a strategy bot's first decision for a seat it took over at a third missed turn,
+    # RULES.md 15), "clock", "system" (the start, and a deleted account's forfeit) or "moderator"
+    # (a moderator's removal of the player: the seat's surrender); only players' moves and
+    # standing orders have a user. Bids the engine placed by a maximum carry "by": "max" in their
+    # events.
     source = models.CharField(max_length=10, default="player")
     created_at = models.DateTimeField(auto_now_add=True)
 

@@ -107,6 +107,10 @@ def send_invitation(*, invitation: Invitation, headers: dict[str, str] | None = 
                     extra: dict[str, Any] | None = None) -> str:
     table = invitation.table
     invitee = User.objects.filter(email__iexact=invitation.email, is_active=True).first()
+    # A seat the host keeps for them (a rematch's), while it is kept.
+    kept_until = None if invitee is None else (
+        table.seats.filter(held_for=invitee, user__isnull=True, held_until__gt=timezone.now())
+        .values_list("held_until", flat=True).first())
     context = {
         "table": table,
         "table_name": plain_name(table.name, TABLE_NAME_CHARS),
@@ -115,6 +119,7 @@ def send_invitation(*, invitation: Invitation, headers: dict[str, str] | None = 
         "inviter": plain_name(table.host.public_name, INVITER_NAME_CHARS),
         "invite_url": absolute(invite_path(table.invite_code)),
         "invitee": invitee,
+        "kept_until": kept_until,
         **(extra or {}),
     }
     language = invitee.language if invitee else invitation.invited_by.language

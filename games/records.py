@@ -46,9 +46,11 @@ MAX_SEED = 2**64
 
 _RECORD_KEYS = frozenset({"format", "rules", "seed", "names", "teams", "actions"})
 _RULES_KEYS = frozenset({"preset", "options"})
-# The fields of an action (games/engine/README.md) and the play clock the site stamps on them.
+# The fields of an action (games/engine/README.md), the play clock the site stamps on them and
+# why the site played an action its player did not (GameAction.REASONS: a deleted account's
+# forfeit, a moderator's removal; the engine does not read it, the replay says it).
 _ACTION_KEYS = frozenset({"type", "player", "square", "amount", "to", "give", "take", "trade", "choice",
-                          "numbers", "clock"})
+                          "numbers", "clock", "reason"})
 _SIDE_KEYS = frozenset({"cash", "squares", "cards"})
 _SCALARS = (str, int, float, bool, type(None))
 
@@ -103,6 +105,8 @@ def _check_action(n: int, a: Any) -> None:
             ok = isinstance(value, str)
         elif key in ("player", "clock"):
             ok = type(value) is int
+        elif key == "reason":
+            ok = value in GameAction.REASONS
         else:
             ok = isinstance(value, _SCALARS)
         if not ok:

@@ -88,7 +88,7 @@ def seated_table_ids(*, user) -> set[int]:
 
 
 def _seats_queryset() -> QuerySet[Seat]:
-    return Seat.objects.select_related("user").order_by("position")
+    return Seat.objects.select_related("user", "held_for").order_by("position")
 
 
 @dataclass
@@ -102,10 +102,18 @@ class TablePage:
     is_host: bool
     invitations: list[Invitation]
     game: Game | None
+    viewer_id: int | None = None
 
     @property
     def is_full(self) -> bool:
         return all(not s.is_empty for s in self.seats)
+
+    @property
+    def can_join(self) -> bool:
+        """Whether the viewer may sit down: no seat yet, and an empty one not kept for someone
+        else (``Seat.kept_for_id``, set by ``table_page``: a rematch's hold, still running)."""
+        return self.my_seat is None and any(
+            s.is_empty and s.kept_for_id in (None, self.viewer_id) for s in self.seats)
 
     @property
     def teams(self) -> bool:
@@ -161,6 +169,10 @@ def table_page(*, table_id: int, user, code: str = "") -> TablePage | None:
     if table is None:
         return None
     seats = list(table.seats.all())
+    now = timezone.now()
+    for s in seats:
+        # Whom an empty seat is kept for now (a rematch's hold), for the page and its poll.
+        s.kept_for_id = s.held_for_at(now)
     user_id = user.pk if user.is_authenticated else None
     my_seat = next((s for s in seats if user_id is not None and s.user_id == user_id), None)
     is_host = user_id is not None and table.host_id == user_id
@@ -182,6 +194,7 @@ def table_page(*, table_id: int, user, code: str = "") -> TablePage | None:
         is_host=is_host,
         invitations=invitations,
         game=game,
+        viewer_id=user_id,
     )
 
 

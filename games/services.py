@@ -138,21 +138,61 @@ def _open_table(table_id: int) -> Table:
 
 @transaction.atomic
 def table_join(*, table: Table, user, position: int | None = None) -> Seat:
+    """``user`` sits at an empty seat (``position``, or the one kept for them, or the first
+    free one). A seat kept for someone else (``Seat.held_for``, a rematch's) is not free until
+    its hold ends; whoever sits down gives up any other seat kept for them at the table."""
     table = _open_table(table.pk)
     seats = list(table.seats.select_for_update())
     if any(s.user_id == user.pk for s in seats):
         raise GameError(_("you already have a seat at this table"))
-    free = [s for s in seats if s.is_empty and (position is None or s.position == position)]
-    if not free:
+    now = timezone.now()
+    empty = [s for s in seats if s.is_empty and (position is None or s.position == position)]
+    if not empty:
         raise GameError(_("that seat is taken") if position is not None else _("the table is full"))
-    seat = free[0]
+    free = [s for s in empty if s.held_for_at(now) in (None, user.pk)]
+    if not free:
+        raise GameError(_("that seat is kept for a player of the last game") if position is not None
+                        else _("the free seats are kept for the players of the last game"))
+    seat = next((s for s in free if s.held_for_at(now) == user.pk), free[0])
     seat.user = user
-    fields = ["user"]
+    seat.held_for, seat.held_until = None, None  # (kept for them, or a hold that has ended)
+    fields = ["user", "held_for", "held_until"]
     if table.rules.teams:
         seat.team = _lighter_team(seats, seat)
         fields.append("team")
     seat.save(update_fields=fields)
+    _holds_release(table, user)
     return seat
+
+
+def _holds_release(table: Table, user) -> None:
+    """The seats kept for ``user`` at ``table`` are kept no longer (they have sat down)."""
+    table.seats.filter(held_for=user).update(held_for=None, held_until=None)
+
+
+@transaction.atomic
+def table_hold_seats(*, table: Table, by, holds: dict[int, Any], until: datetime) -> list[Seat]:
+    """The host keeps empty seats (position: user) for those people until ``until``: nobody
+    else may sit there before (a rematch keeps each player of the last game their seat). Refused
+    for anyone but the host, on a table no longer open, for a seat that is not empty and for a
+    moment already past; nothing is written then."""
+    table = _open_table(table.pk)
+    if table.host_id != by.pk:
+        raise NotAllowed(_("only the host may keep seats"))
+    if until <= timezone.now():
+        raise GameError(_("a seat is kept until a moment to come"))
+    seats = {s.position: s for s in table.seats.select_for_update()}
+    held = []
+    for position, user in holds.items():
+        seat = seats.get(position)
+        if seat is None:
+            raise GameError(_("no such seat"))
+        if not seat.is_empty:
+            raise GameError(_("that seat is taken"))
+        seat.held_for, seat.held_until = user, until
+        held.append(seat)
+    Seat.objects.bulk_update(held, ["held_for", "held_until"])
+    return held
 
 
 def _lighter_team(seats: list[Seat], seat: Seat) -> int:
@@ -178,6 +218,8 @@ def table_change_seat(*, table: Table, user, position: int) -> Seat:
         return mine
     if not target.is_empty:
         raise GameError(_("that seat is taken"))
+    if target.held_for_at(timezone.now()) not in (None, user.pk):
+        raise GameError(_("that seat is kept for a player of the last game"))
     mine.user = None
     mine.save(update_fields=["user"])
     target.user = user
@@ -219,6 +261,10 @@ def table_set_seat(*, table: Table, by, position: int, bot: str) -> Seat:
         raise GameError(_("a player sits there"))
     seat.bot = bot
     fields = ["bot"]
+    if bot and seat.held_for_id is not None:
+        # The host's choice: a bot rather than waiting for the player the seat was kept for.
+        seat.held_for, seat.held_until = None, None
+        fields += ["held_for", "held_until"]
     if bot and table.rules.teams:
         seat.team = _lighter_team(seats, seat)
         fields.append("team")
@@ -901,6 +947,39 @@ def account_seats_release(*, user) -> None:
             game = Game.objects.filter(table_id=table.pk).values_list("pk", flat=True).first()
         if game is not None:
             _game_seat_release(game_id=game, position=seat.position)
+
+
+@transaction.atomic
+def game_seat_remove(*, game: Game, user) -> Submission:
+    """A moderator's removal of ``user`` from a running game (moderation.services
+    .game_remove_player, which writes the audit row): their seat surrenders, as the rules have
+    it (RULES.md 10: bankrupt to the bank, or to the creditor of a pending debt), logged as the
+    site's action for the moderator (source "moderator", no user, "reason": "moderator_removed"
+    in the action and so in the game's record), not as the player's own surrender. Refused as a
+    move of theirs would be (no seat, a bot's seat, a paused game, a player already out);
+    nothing is written then."""
+    game = _locked_game(game.pk)
+    if game.status != Game.Status.ACTIVE:
+        raise GameError(_("this game is over"))
+    seats = list(game.table.seats.select_related("user"))
+    seat = _seat_of(seats, user)
+    if seat is None:
+        raise NotAllowed(_("you are not playing in this game"))
+    if seat.bot:
+        raise NotAllowed(_("a bot plays your seat since your third missed turn"))
+    pause.refuse_moves(game)
+    before = game.state
+    state = GameState.from_json(before)
+    _clock(game, state, timezone.now())
+    sub = Submission(game=game, state=state)
+    removal = {"type": "surrender", "player": seat.position, "reason": GameAction.REASON_MODERATOR_REMOVED}
+    try:
+        _apply(sub, removal, seat=seat.position, source="moderator")
+    except IllegalAction as e:
+        raise GameError(e) from e
+    _advance(sub, seats)
+    _write(sub, seats, before=before)
+    return sub
 
 
 def _game_seat_release(*, game_id: int, position: int) -> None:

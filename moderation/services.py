@@ -190,7 +190,8 @@ def user_reset_display_name(*, moderator, user, reason: str, report: Report | No
 @transaction.atomic
 def game_remove_player(*, moderator, game: Game, user, reason: str, report: Report | None = None) -> Game:
     """Remove ``user`` from a running game: their seat surrenders (RULES.md 10, bankruptcy to
-    the bank or to the creditor of a pending debt), and the game goes on without them."""
+    the bank or to the creditor of a pending debt), logged as a moderator's removal rather than
+    their own surrender (games.services.game_seat_remove), and the game goes on without them."""
     from games import services as game_services
 
     _require("moderation.act_on_game", moderator, game)
@@ -200,8 +201,7 @@ def game_remove_player(*, moderator, game: Game, user, reason: str, report: Repo
     if game.status != Game.Status.ACTIVE:
         raise ModerationError(_("This game is over."))
     try:
-        sub = game_services.game_submit_action(game=game, user=user, action={"type": "surrender"},
-                                               expected_version=game.version)
+        sub = game_services.game_seat_remove(game=game, user=user)
     except game_services.GameError as e:
         raise ModerationError(_("The player cannot be removed: %(reason)s"), reason=str(e)) from e
     if report is not None:

@@ -16,6 +16,7 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.core.paginator import Paginator
 from django.db.models import Q
+from django.db.models.fields.json import KT
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -117,7 +118,8 @@ def _trade_context(report: Report) -> dict[str, Any]:
     seq = details["seq"]
     users = {s.position: s.user for s in _seated_humans(report.game)}
     rows = list(GameAction.objects.filter(game_id=report.game_id, seq__gte=seq - 8, seq__lte=seq + 8)
-                .order_by("-seq").values("seq", "seat", "source", "events", "created_at"))
+                .order_by("-seq").values("seq", "seat", "source", "events", "created_at",
+                                         reason=KT("action__reason")))
     return {
         "trade": report.trade, "names": names,
         "from_name": names[details["from_seat"]], "to_name": names[details["to_seat"]],

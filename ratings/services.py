@@ -14,10 +14,12 @@ from typing import Any
 
 from django.db import transaction
 from django.db.models import Sum
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from games import services as game_services
 from games.models import Game, GameAction, Seat, Table
+from moderation.selectors import is_blocked
 from ratings import progress, skill
 from ratings.models import (
     Achievement,
@@ -252,11 +254,17 @@ def results_catch_up(*, limit: int = 100) -> int:
 # Rematch
 # ---------------------------------------------------------------------------------------------
 
+# How long a rematch keeps each player of the last game their seat: long enough for the
+# invitation to be read at the table's pace; then the seat is free for anyone.
+REMATCH_HOLD = {Table.Pace.LIVE: timedelta(minutes=15), Table.Pace.CORRESPONDENCE: timedelta(days=1)}
+
+
 @transaction.atomic
 def rematch_create(*, game: Game, by) -> tuple[Table, bool]:
-    """The host opens a new table with the same rule set, pace, seats and bots, and invites the
-    same people (an e-mail each, as any invitation). A second click finds the same table:
-    returns (table, created)."""
+    """The host opens a new table with the same rule set, pace, seats and bots, keeps each
+    player of the last game their seat for REMATCH_HOLD (nobody else may take it meanwhile) and
+    invites them (an e-mail each, as any invitation). Someone who blocks the host gets neither
+    (issue 11). A second click finds the same table: returns (table, created)."""
     game = Game.objects.select_for_update().select_related("table").get(pk=game.pk)
     old = game.table
     if game.status == Game.Status.ACTIVE:
@@ -276,12 +284,15 @@ def rematch_create(*, game: Game, by) -> tuple[Table, bool]:
     for s in seats:
         if s.bot:
             game_services.table_set_seat(table=table, by=by, position=s.position, bot=s.bot)
-    for s in seats:
-        if s.user is not None and s.user_id != by.pk and s.user.is_active and s.user.email:
-            try:
-                game_services.invitation_create(table=table, by=by, email=s.user.email)
-            except game_services.InvitationBlocked:
-                # They block the host: their seat stays open, and they get no e-mail (issue 11).
-                continue
+    others = [s for s in seats if s.user is not None and s.user_id != by.pk and s.user.is_active]
+    # They block the host: their seat stays open, and they get no e-mail (issue 11).
+    others = [s for s in others if not (s.user.email and is_blocked(blocker_email=s.user.email, blocked=by))]
+    # (A seat a bot took over at its player's third missed turn has its bot again: none to keep.)
+    kept = {s.position: s.user for s in others if not s.bot}
+    if kept:
+        game_services.table_hold_seats(table=table, by=by, holds=kept, until=timezone.now() + REMATCH_HOLD[table.pace])
+    for s in others:
+        if s.user.email:
+            game_services.invitation_create(table=table, by=by, email=s.user.email)
     Rematch.objects.create(game=game, table=table)
     return table, True

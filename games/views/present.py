@@ -590,11 +590,34 @@ def log_entries(rows: list[dict[str, Any]], names: list[str], board, *,
             "seq": row["seq"], "source": row.get("source", ""),
             "who": who,
             "colour": PLAYER_COLOURS[seat % len(PLAYER_COLOURS)] if isinstance(seat, int) else None,
-            "lines": _site_lines(row, who) + [describe(e, names, board, gettext=_, number=number) for e in events],
+            "lines": _site_lines(row, who) + event_lines(events, names, board, reason=row.get("reason")),
             "dice": dice_view(dice) if dice else None,
             "at": row.get("created_at"),
         })
     return out
+
+
+def event_lines(events: list[dict[str, Any]], names: list[str], board, *, reason: str | None = None) -> list[str]:
+    """The events of one action in words. ``reason`` is the action's (GameAction.REASONS): the
+    surrender the site played for a moderator's removal is said as the removal, not as the
+    player's surrender (the engine's event is the same: RULES.md 10)."""
+    lines = []
+    for e in events:
+        if reason == GameAction.REASON_MODERATOR_REMOVED and e.get("e") == "surrender":
+            p = e.get("p")
+            name = names[p] if isinstance(p, int) and 0 <= p < len(names) else "?"
+            lines.append(_("%(name)s is removed from the game by a moderator.") % {"name": name})
+        else:
+            lines.append(describe(e, names, board, gettext=_, number=number))
+    return lines
+
+
+def action_label(action: dict[str, Any]) -> str:
+    """The name of an action of a game record (the replay viewer), in the reader's language: a
+    moderator's removal is named as such, not as the player's surrender."""
+    if action.get("reason") == GameAction.REASON_MODERATOR_REMOVED:
+        return pgettext("move", "removed by a moderator")
+    return move_label(str(action.get("type", "")))
 
 
 def _site_lines(row: dict[str, Any], who: str = "") -> list[str]:

@@ -17,7 +17,6 @@ from django.views.decorators.http import require_GET, require_http_methods
 from config.ratelimit import limit
 from games import records, services
 from games.board_words import localized_board
-from games.engine import describe
 from games.models import Game, Replay, Seat
 from games.selectors import live_names, visible_game
 from games.views import present
@@ -63,9 +62,9 @@ def _replay_context(replay: Replay, step: int | None, *, seats: list[Seat] | Non
         "decision": present.decision_text(state), "dice": present.dice_view(state.last_dice),
         "economy": present.economy_view(state), "last_card": present.last_card(pos.events, names),
         "step": pos.step, "steps": steps, "prev": max(0, pos.step - 1), "next": min(steps, pos.step + 1),
-        "action": action, "action_label": present.move_label(str(action.get("type", ""))) if action else "",
+        "action": action, "action_label": present.action_label(action) if action else "",
         "actor": names[seat] if isinstance(seat, int) and 0 <= seat < len(names) else None,
-        "lines": [describe(e, names, state.board, gettext=_, number=present.number) for e in pos.events],
+        "lines": present.event_lines(pos.events, names, state.board, reason=action.get("reason") if action else None),
         "board_name": state.board.name, "readonly": True, "rules": state.rules,
         "replayed": pos.replayed,
         "nav": nav, "nav_player": names[nav.seat] if 0 <= nav.seat < len(names) else "",

@@ -94,7 +94,7 @@ def _table_or_404(request: HttpRequest, table_id: int, *, code: str = "") -> Tab
 def _stamp(page: selectors.TablePage) -> str:
     """A short digest of what the table page shows, for the htmx poll's "nothing changed"."""
     parts = [page.table.status, str(len(page.invitations))]
-    parts += [f"{s.position}:{s.user_id}:{s.bot}:{s.team}" for s in page.seats]
+    parts += [f"{s.position}:{s.user_id}:{s.bot}:{s.team}:{s.kept_for_id}" for s in page.seats]
     return hashlib.sha1("|".join(parts).encode()).hexdigest()[:12]
 
 

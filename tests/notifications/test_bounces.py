@@ -25,34 +25,38 @@ from notifications.services import notify
 ROOT = Path(__file__).resolve().parents[2]
 SECRET = "hooks:s3cret-for-the-test"
 SIGNING_KEY = "mailgun-signing-key-for-the-test"
+MANDRILL_KEY = "mandrill-webhook-key-for-the-test"
+MANDRILL_URL = "https://example.com/anymail/mandrill/tracking/"
 
 
 @pytest.fixture
 def webhooks(settings):
     settings.ANYMAIL = {**settings.ANYMAIL, "WEBHOOK_SECRET": SECRET,
-                        "MAILGUN_WEBHOOK_SIGNING_KEY": SIGNING_KEY}
+                        "MAILGUN_WEBHOOK_SIGNING_KEY": SIGNING_KEY,
+                        "MANDRILL_WEBHOOK_KEY": MANDRILL_KEY, "MANDRILL_WEBHOOK_URL": MANDRILL_URL}
 
 
 def _auth(secret: str = SECRET) -> dict[str, str]:
     return {"HTTP_AUTHORIZATION": "Basic " + base64.b64encode(secret.encode()).decode()}
 
 
-def _postmark_bounce(email: str) -> str:
+def _postmark_bounce(email: str, kind: str = "HardBounce", *, inactive: bool = True,
+                     record: str = "Bounce") -> str:
     return json.dumps({
-        "RecordType": "Bounce", "Type": "HardBounce", "TypeCode": 1, "ID": 42, "MessageID": "abc-123",
+        "RecordType": record, "Type": kind, "TypeCode": 1, "ID": 42, "MessageID": "abc-123",
         "Email": email, "Description": "The server was unable to deliver your message",
         "Details": "smtp;550 5.1.1 The email account that you tried to reach does not exist.",
-        "BouncedAt": "2026-12-01T10:00:00Z", "Inactive": True, "Tag": "", "Metadata": {},
+        "BouncedAt": "2026-12-01T10:00:00Z", "Inactive": inactive, "Tag": "", "Metadata": {},
     })
 
 
-def _mailgun_event(email: str, event: str, *, key: str = SIGNING_KEY) -> str:
+def _mailgun_event(email: str, event: str, *, key: str = SIGNING_KEY, **data: str) -> str:
     timestamp, token = "1796119200", "a" * 50
     signature = hmac.new(key.encode(), f"{timestamp}{token}".encode(), hashlib.sha256).hexdigest()
     return json.dumps({
         "signature": {"timestamp": timestamp, "token": token, "signature": signature},
         "event-data": {"event": event, "recipient": email, "timestamp": 1796119200.0, "id": "ev1",
-                       "message": {"headers": {"message-id": "m1@example.com"}}},
+                       "message": {"headers": {"message-id": "m1@example.com"}}, **data},
     })
 
 
@@ -103,6 +107,91 @@ def test_a_signed_mailgun_complaint_marks_the_address_and_a_forged_one_does_not(
     assert client.post(url, _mailgun_event(bob.email, "complained"), content_type="application/json",
                        **_auth()).status_code == 200
     assert Undeliverable.objects.get().reason == Undeliverable.Reason.COMPLAINED
+
+
+def _brevo_event(email: str, event: str) -> str:
+    return json.dumps({"event": event, "email": email, "id": 1, "date": "2026-12-01 10:00:00",
+                       "message-id": "<m1@example.com>", "reason": "550 or 452: what the server said",
+                       "ts_event": 1796119200})
+
+
+def _sendgrid_event(email: str, event: str, **data: str) -> str:
+    return json.dumps([{"event": event, "email": email, "timestamp": 1796119200, "sg_event_id": "e1",
+                        "sg_message_id": "m1", "reason": "what the server said", **data}])
+
+
+def _sparkpost_bounce(email: str, bounce_class: str) -> str:
+    return json.dumps([{"msys": {"message_event": {
+        "type": "bounce", "bounce_class": bounce_class, "raw_rcpt_to": email, "rcpt_to": email,
+        "timestamp": "1796119200", "transmission_id": "t1", "event_id": "e1", "raw_reason": "what the server said",
+    }}}])
+
+
+def _mandrill_post(email: str, event: str) -> dict[str, str]:
+    events = json.dumps([{"event": event, "ts": 1796119200, "_id": "m1",
+                          "msg": {"email": email, "diag": "what the server said", "metadata": {}, "tags": []}}])
+    signed = f"{MANDRILL_URL}mandrill_events{events}"
+    signature = base64.b64encode(hmac.new(MANDRILL_KEY.encode(), signed.encode(), hashlib.sha1).digest()).decode()
+    return {"data": {"mandrill_events": events}, "HTTP_X_MANDRILL_SIGNATURE": signature}
+
+
+# (provider, what it posts, whether the address is marked): a soft bounce, a delay, a receiver's
+# block or a timeout says nothing about the address; a hard bounce, a complaint and what the
+# provider itself treats as permanent do.
+def _case(name: str, provider: str, payload, marked: str | None):
+    return pytest.param(provider, payload, marked, id=f"{provider}-{name}")
+
+
+B, C, R = Undeliverable.Reason.BOUNCED, Undeliverable.Reason.COMPLAINED, Undeliverable.Reason.REJECTED
+PROVIDER_EVENTS = [
+    _case("soft-bounce", "postmark", lambda e: _postmark_bounce(e, "SoftBounce", inactive=False), None),
+    _case("transient", "postmark", lambda e: _postmark_bounce(e, "Transient", inactive=False), None),
+    _case("dns-error", "postmark", lambda e: _postmark_bounce(e, "DnsError", inactive=False), None),
+    _case("virus", "postmark", lambda e: _postmark_bounce(e, "VirusNotification", inactive=False), None),
+    _case("isp-block", "postmark", lambda e: _postmark_bounce(e, "Blocked", inactive=False), None),
+    _case("spam-filter", "postmark", lambda e: _postmark_bounce(e, "SpamNotification", inactive=False), None),
+    _case("hard-bounce", "postmark", lambda e: _postmark_bounce(e, "HardBounce"), B),
+    _case("complaint", "postmark", lambda e: _postmark_bounce(e, "SpamComplaint", record="SpamComplaint"), C),
+    _case("bad-address", "postmark", lambda e: _postmark_bounce(e, "BadEmailAddress"), R),
+    # A soft bounce for which Postmark deactivated the address: it calls that permanent.
+    _case("deactivating-soft-bounce", "postmark", lambda e: _postmark_bounce(e, "SoftBounce", inactive=True), B),
+    _case("temporary", "mailgun", lambda e: _mailgun_event(e, "failed", severity="temporary", reason="generic"),
+          None),
+    _case("permanent", "mailgun", lambda e: _mailgun_event(e, "failed", severity="permanent", reason="bounce"), B),
+    _case("soft-bounce", "brevo", lambda e: _brevo_event(e, "soft_bounce"), None),
+    _case("deferred", "brevo", lambda e: _brevo_event(e, "deferred"), None),
+    _case("hard-bounce", "brevo", lambda e: _brevo_event(e, "hard_bounce"), B),
+    _case("spam", "brevo", lambda e: _brevo_event(e, "spam"), C),
+    _case("blocked-bounce", "sendgrid", lambda e: _sendgrid_event(e, "bounce", type="blocked"), None),
+    _case("deferred", "sendgrid", lambda e: _sendgrid_event(e, "deferred"), None),
+    _case("expired", "sendgrid", lambda e: _sendgrid_event(e, "dropped", reason="Expired"), None),
+    _case("bounce", "sendgrid", lambda e: _sendgrid_event(e, "bounce", type="bounce"), B),
+    _case("bounced-address", "sendgrid", lambda e: _sendgrid_event(e, "dropped", reason="Bounced Address"), R),
+    _case("spam-report", "sendgrid", lambda e: _sendgrid_event(e, "spamreport"), C),
+    _case("mailbox-full", "sparkpost", lambda e: _sparkpost_bounce(e, "22"), None),
+    _case("timeout", "sparkpost", lambda e: _sparkpost_bounce(e, "24"), None),
+    _case("receiver-block", "sparkpost", lambda e: _sparkpost_bounce(e, "50"), None),
+    _case("invalid-recipient", "sparkpost", lambda e: _sparkpost_bounce(e, "10"), B),
+    _case("soft-bounce", "mandrill", lambda e: _mandrill_post(e, "soft_bounce"), None),
+    _case("hard-bounce", "mandrill", lambda e: _mandrill_post(e, "hard_bounce"), B),
+]
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(("provider", "payload", "marked"), PROVIDER_EVENTS)
+def test_only_hard_bounces_complaints_and_permanent_refusals_mark_the_address(
+    client, bob, webhooks, provider, payload, marked
+):
+    url = reverse(f"anymail:{provider}_tracking_webhook")
+    body = payload(bob.email)
+    if isinstance(body, dict):  # (Mandrill posts a form, signed)
+        response = client.post(url, body["data"], HTTP_X_MANDRILL_SIGNATURE=body["HTTP_X_MANDRILL_SIGNATURE"],
+                               **_auth())
+    else:
+        response = client.post(url, body, content_type="application/json", **_auth())
+
+    assert response.status_code == 200
+    assert list(Undeliverable.objects.values_list("email", "reason")) == ([(bob.email, marked)] if marked else [])
 
 
 @pytest.mark.django_db

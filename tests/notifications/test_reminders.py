@@ -11,6 +11,7 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
+from games import aids
 from games import tasks as game_tasks
 from games.models import Game
 from notifications import reminders
@@ -110,6 +111,47 @@ def test_a_deadline_moved_later_postpones_the_reminder(alice, bob, make_game, ma
     game.refresh_from_db()
     assert game.reminder_at == game.deadline - timedelta(hours=6)
     assert mailoutbox == []
+
+
+@pytest.mark.django_db
+def test_a_deadline_given_back_when_a_vacation_ends_early_gets_its_reminder(alice, bob, make_game, mailoutbox):
+    game = make_game(alice, bob, name="Back early")
+    waited = _waited(game)
+    start = game.deadline - timedelta(hours=24)
+    aids.vacation_take(game=game, user=waited, days=3, now=start)
+    # The sweep at the old moment waits for the quarter of the frozen deadline, three days on.
+    assert reminders.send_reminders(now=start + timedelta(hours=18, minutes=1)) == 0
+    mailoutbox.clear()
+
+    # Back two hours in: two whole days go back, and so does the deadline.
+    aids.vacation_end(game=game, user=waited, now=start + timedelta(hours=2))
+
+    game.refresh_from_db()
+    assert game.deadline == start + timedelta(days=2)
+    assert game.reminder_at == game.deadline - timedelta(hours=6)
+    assert reminders.send_reminders(now=game.deadline - timedelta(hours=5)) == 1
+    assert [m.to for m in mailoutbox] == [[waited.email]]
+    assert "A quarter of your time is left" in mailoutbox[0].body
+
+
+@pytest.mark.django_db
+def test_a_deadline_frozen_by_a_vacation_after_its_reminder_gets_a_reminder_of_its_own(
+    alice, bob, make_game, mailoutbox
+):
+    game = make_game(alice, bob, name="Frozen")
+    waited = _waited(game)
+    first = game.deadline
+    assert reminders.send_reminders(now=first - timedelta(hours=5)) == 1
+    mailoutbox.clear()
+
+    aids.vacation_take(game=game, user=waited, days=1, now=first - timedelta(hours=4))
+
+    game.refresh_from_db()
+    assert game.deadline == first + timedelta(days=1)
+    assert reminders.send_reminders(now=game.deadline - timedelta(hours=7)) == 0
+    assert reminders.send_reminders(now=game.deadline - timedelta(hours=5)) == 1
+    assert [m.to for m in mailoutbox] == [[waited.email]]
+    assert Notification.objects.filter(kind=Kind.REMINDER, user=waited).count() == 2
 
 
 @pytest.mark.django_db

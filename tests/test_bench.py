@@ -1,0 +1,124 @@
+"""Every benchmark in bench/ still runs: each script's cheapest real mode, in a subprocess, at
+a tiny size (``--smoke`` where a script's smallest arguments were not small enough), must exit
+0 and print the labels of its figures. The figures themselves are never checked (a test does
+not time things, STYLE.md); this only keeps the scripts from rotting unseen.
+
+The scripts that need PostgreSQL (bench/web.py, bench/deadlines.py) get a database of their own
+on the test database's server (``test_<name>_bench``, dropped afterwards), never the test
+database: bench/deadlines.py empties its tables. bench/deadlines.py also needs the Redis broker
+of CELERY_BROKER_URL, whose queue it empties, and starts a worker and a beat of its own, which
+it stops on exit."""
+
+from __future__ import annotations
+
+import os
+import re
+import signal
+import subprocess
+import sys
+from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
+
+import pytest
+
+from games.engine.ruleset import PRESET_NAMES
+
+pytestmark = pytest.mark.slow
+
+ROOT = Path(__file__).resolve().parents[1]
+TIMEOUT = 120  # seconds a script may take before the test gives up on it
+
+
+def run(script: str, *args: str, env: dict[str, str] | None = None) -> str:
+    """Run bench/``script`` with ``args``; its output, once it has exited 0. A script still
+    running after TIMEOUT is interrupted (SIGINT: it stops the processes it started)."""
+    proc = subprocess.Popen([sys.executable, str(ROOT / "bench" / script), *args], cwd=ROOT,
+                            env={**os.environ, **(env or {})}, stdout=subprocess.PIPE,
+                            stderr=subprocess.STDOUT, text=True)
+    try:
+        out, _ = proc.communicate(timeout=TIMEOUT)
+    except subprocess.TimeoutExpired:
+        proc.send_signal(signal.SIGINT)
+        try:
+            out, _ = proc.communicate(timeout=30)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            out, _ = proc.communicate()
+        pytest.fail(f"bench/{script} {' '.join(args)} ran for more than {TIMEOUT} s:\n{out[-3000:]}")
+    assert proc.returncode == 0, f"bench/{script} {' '.join(args)} exited {proc.returncode}:\n{out[-3000:]}"
+    return out
+
+
+def assert_labels(out: str, *labels: str) -> None:
+    missing = [label for label in labels if label not in out]
+    assert not missing, f"missing {missing} in:\n{out[-3000:]}"
+
+
+@pytest.fixture(scope="module")
+def bench_database_url() -> str:
+    """A database of the benchmarks' own, next to the test database (dropped at the end)."""
+    import psycopg
+
+    url = os.environ.get("DATABASE_URL", "")
+    if not url.startswith(("postgres://", "postgresql://")):
+        pytest.skip("bench/web.py and bench/deadlines.py need PostgreSQL: set DATABASE_URL (CI does)")
+    parts = urlsplit(url)
+    name = f"test_{parts.path.lstrip('/')}_bench"
+    admin = urlunsplit(parts._replace(path="/postgres"))
+    yield urlunsplit(parts._replace(path=f"/{name}"))
+    with psycopg.connect(admin, autocommit=True) as conn:
+        conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+def test_engine():
+    out = run("engine.py", "--games", "1", "--repeat", "1")
+    assert_labels(out, "4 strategy bots", "classic ", "world-classic ", "games/s", "player turns/s", "actions/s",
+                  "finished game: state JSON", "action log JSON")
+
+
+def test_engine_hash():
+    out = run("engine_hash.py", "--smoke")
+    fingerprints = re.findall(r"^([\w-]+)/(strategy|random|mixed) [0-9a-f]{16}$", out, re.M)
+    assert {preset for preset, _mix in fingerprints} == set(PRESET_NAMES)
+    assert len(fingerprints) == 3 * len(PRESET_NAMES)
+
+
+def test_record_lengths():
+    out = run("record_lengths.py", "--smoke", "--jobs", "1")
+    assert len(re.findall(r"^\S+ +\d (strategy|random|mixed) +games +1 ", out, re.M)) == 3 * len(PRESET_NAMES)
+    assert_labels(out, "median", "p99", "longest game:", "bytes of record")
+
+
+def test_replay_steps():
+    out = run("replay_steps.py", "--actions", "300", "--steps", "2")
+    assert_labels(out, "record: 300 actions", "new, prepare once", "turn starts:", "old, one step:",
+                  "new, one step:", "actions applied at most")
+
+
+def test_notifications():
+    out = run("notifications.py", "--games", "1", "--rounds", "1")
+    assert_labels(out, "waits/round", "e-mails/round", "per decision/round", "reminders/round", "page closed",
+                  "slow", "page open")
+
+
+def test_pace():
+    out = run("pace.py", "--games", "1", "--rounds", "1")
+    assert_labels(out, "visits/human/round", "decisions/human/round", "days/round", "classic ", "world-classic ",
+                  "visits began with (without aids)", "visits began with (with aids)")
+
+
+def test_web_profile(bench_database_url):
+    # (Its cheapest mode: three moves posted in-process to the act endpoint, through the
+    # middleware, with the legal.json reads between them; --render plays 200 actions first.)
+    out = run("web.py", "--server", "wsgi", "--profile", "3", env={"DATABASE_URL": bench_database_url})
+    assert re.search(r"^3 moves in [\d.]+ s", out, re.M), out[-3000:]
+    assert_labels(out, "function calls", "Ordered by: cumulative time", "Ordered by: internal time")
+
+
+def test_deadlines(bench_database_url):
+    broker = os.environ.get("CELERY_BROKER_URL", "")
+    if not broker.startswith("redis://"):
+        pytest.skip("bench/deadlines.py needs the Redis broker: set CELERY_BROKER_URL (CI does)")
+    out = run("deadlines.py", "--games", "2", "--spread", "1", "--lead", "2", "--concurrency", "1",
+              "--lateness-only", env={"DATABASE_URL": bench_database_url, "BENCH_DATABASE_URL": ""})
+    assert_labels(out, "made 2 games", "deadlines set", "timeouts fired: 2 of 2", "lateness (s): p50")
