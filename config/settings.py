@@ -64,6 +64,9 @@ INSTALLED_APPS = [
     "anymail",
 ]
 
+# Under ASGI the chain runs as one synchronous block in the request's thread (config/asgi.py), as
+# under WSGI: the order costs no hops between the event loop and the thread, and a middleware
+# that cannot run async costs nothing more than one that can.
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     # HTML answers compressed (issue 12); the game's event stream is left alone (config/middleware.py).
