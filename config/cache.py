@@ -1,4 +1,14 @@
-"""Django's database cache with an atomic ``incr``, for rate limits without a cache server.
+"""The site's two cache backends: Redis with one connection pool per process, and Django's
+database cache with an atomic ``incr``, for rate limits without a cache server.
+
+Django keeps a cache object per thread and per asyncio context (``caches`` is an asgiref Local).
+Under ASGI each request's synchronous part runs in a thread of its own (Django's handler opens an
+asgiref ThreadSensitiveContext per request), so Django's RedisCache built a new client, with a
+new connection pool, for every request: a new TCP connection to Redis, and its handshake, for
+every session read. ``RedisCache`` here keeps one client per process and set of options, shared
+by every thread (redis-py's pools are thread-safe, and start afresh in a forked child).
+
+The database cache:
 
 Django's ``DatabaseCache.incr`` reads the value and writes it back, so two requests counted at
 the same moment could both read 5 and write 6: a rate limit would let through more than it
@@ -10,10 +20,35 @@ transaction (``transaction_mode`` in settings.py). A second increment waits for 
 
 from __future__ import annotations
 
+import threading
 from typing import Any
 
-from django.core.cache.backends import db
+from django.core.cache.backends import db, redis
 from django.db import connections, router, transaction
+from django.utils.functional import cached_property
+
+_clients: dict[tuple[str, str], redis.RedisCacheClient] = {}
+_clients_lock = threading.Lock()
+
+
+class RedisCache(redis.RedisCache):
+    """Django's RedisCache, its client (and so its connection pools) shared by every thread and
+    request of the process that have the same servers and options."""
+
+    @cached_property
+    def _cache(self) -> redis.RedisCacheClient:
+        key = (repr(self._servers), repr(sorted(self._options.items())))
+        with _clients_lock:
+            client = _clients.get(key)
+            if client is None:
+                client = _clients[key] = self._class(self._servers, **self._options)
+                # The pools made now, under the lock: RedisCacheClient makes them on first use,
+                # unlocked, and two threads could each make one.
+                for index in range(len(self._servers)):
+                    client._pools[index] = client._pool_class.from_url(
+                        self._servers[index], **client._pool_options
+                    )
+        return client
 
 
 class DatabaseCache(db.DatabaseCache):

@@ -64,6 +64,9 @@ INSTALLED_APPS = [
     "anymail",
 ]
 
+# Under ASGI the chain runs as one synchronous block in the request's thread (config/asgi.py), as
+# under WSGI: the order costs no hops between the event loop and the thread, and a middleware
+# that cannot run async costs nothing more than one that can.
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     # HTML answers compressed (issue 12); the game's event stream is left alone (config/middleware.py).
@@ -288,8 +291,8 @@ SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", 0 if DEBUG else 31_536_000,
 SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", True)
 SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", False)
 SILENCED_SYSTEM_CHECKS = [
-    # django-ratelimit lists the cache backends it knows; Django's own RedisCache (INCR) and
-    # config.cache.DatabaseCache (a locked read and write) both increment atomically.
+    # django-ratelimit lists the cache backends it knows; config.cache.RedisCache (Django's own,
+    # INCR) and config.cache.DatabaseCache (a locked read and write) both increment atomically.
     "django_ratelimit.W001",
 ]
 if not SECURE_HSTS_PRELOAD:
@@ -332,7 +335,8 @@ if CACHE_URL:
         )
     CACHES = {
         "default": {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            # Django's, with one connection pool per process (config/cache.py).
+            "BACKEND": "config.cache.RedisCache",
             "LOCATION": CACHE_URL,
             "KEY_PREFIX": "monopoly",
         }

@@ -45,7 +45,8 @@ def asgi_site(settings, transactional_db):
     """uvicorn in a thread of this process, on the test database, as bin/run's web server."""
     import uvicorn
     from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler
-    from django.core.asgi import get_asgi_application
+
+    from config.asgi import get_asgi_application
 
     if connection.vendor == "sqlite":
         pytest.skip("push in the browser needs PostgreSQL (CI): SQLite's test database is in memory")

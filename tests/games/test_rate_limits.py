@@ -35,7 +35,7 @@ def tight(settings):
 def test_the_cache_is_shared_between_processes():
     backend = site_settings.CACHES["default"]["BACKEND"]
     if site_settings.CACHE_URL:
-        assert backend == "django.core.cache.backends.redis.RedisCache"
+        assert backend == "config.cache.RedisCache"
     else:
         # Not the per-process memory cache Django falls back to without a CACHES setting.
         assert backend == "config.cache.DatabaseCache"
