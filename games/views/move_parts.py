@@ -155,7 +155,7 @@ def _parts(request: HttpRequest, *, before: Game, seats: list[Seat], ctx: dict[s
             parts.append(_instead_of(f"#game .players > .player:nth-of-type({k + 1})",
                                      players_html([b], ctx["deadline"], deed_base=deed_base)))
 
-    parts.extend(_log_parts(request, ctx, old.seq, log_page))
+    parts.extend(_log_parts(ctx, old.seq, log_page))
 
     # The slots, when what they show changed. (Their forms' hidden version may lag behind: the
     # page's script posts the version the page is at, game.js.)
@@ -169,7 +169,7 @@ def _parts(request: HttpRequest, *, before: Game, seats: list[Seat], ctx: dict[s
     return parts
 
 
-def _log_parts(request: HttpRequest, ctx: dict[str, Any], old_seq: int, log_page: int) -> list[str]:
+def _log_parts(ctx: dict[str, Any], old_seq: int, log_page: int) -> list[str]:
     """The log's new entries on top, the list cut back to its first page, the "Older moves" link
     pointing past the new last entry. (Actions are numbered from 0: seq + 1 of them so far.)"""
     entries = ctx["log"]
