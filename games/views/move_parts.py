@@ -89,8 +89,12 @@ def _drawn(sq: dict[str, Any]) -> dict[str, Any]:
     player's cash or net worth changing redraws their card, not every square they own.
     tests/games/test_move_parts.py holds this to the markup itself."""
     owner = sq["owner"]
-    return {**sq, "owner": owner and (owner["colour"], owner["initial"], owner["name"]),
-            "tokens": [(p["current"], p["colour"], p["name"], p["initial"], p["in_jail"]) for p in sq["tokens"]]}
+    drawn = {**sq, "owner": owner and (owner["colour"], owner["initial"], owner["name"]),
+             "tokens": [(p["current"], p["colour"], p["name"], p["initial"], p["in_jail"]) for p in sq["tokens"]]}
+    # The facts are words for what the rest holds (present.square_facts), and only some views
+    # carry them (board_view's facts=False): never a difference of their own.
+    drawn.pop("facts", None)
+    return drawn
 
 
 def _tools(st, acting: int | None, choices) -> tuple:
