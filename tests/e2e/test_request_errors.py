@@ -45,16 +45,16 @@ def test_a_server_error_shows_a_message_and_retry_makes_the_move(browser, site, 
                                                                  monkeypatch, viewport):
     game = start_game(alice, bob)
     context, page = open_game(browser, site, _on_turn(game), game, viewport)
-    real = services.game_submit_action
+    real = services.game_submit_actions
     calls = []
 
     def fails_once(**kwargs):
-        calls.append(kwargs["action"])
+        calls.append(kwargs["actions"])
         if len(calls) == 1:
             raise RuntimeError("injected failure: the database went away")
         return real(**kwargs)
 
-    monkeypatch.setattr(services, "game_submit_action", fails_once)
+    monkeypatch.setattr(services, "game_submit_actions", fails_once)
     before = _version(game)
     bar = page.locator("#request-error")
     assert bar.is_hidden()
