@@ -535,15 +535,12 @@ def game_site_action(*, game_id: int, seen_version: int) -> int:
         # RULES.md 11: nothing moves while paused; confirming the resume queues this task again
         # for the end of the countdown (pause._bump).
         return 0
-    seats = list(game.table.seats.select_related("user"))
-    before = game.state
-    state = GameState.from_json(before)
-    _clock(game, state, timezone.now())
-    sub = Submission(game=game, state=state)
+    seats = _seats(game, None)
+    sub = _begin(game, seats, timezone.now())
     if not _site_step(sub, seats):
         return 0
     _advance(sub, seats)
-    _write(sub, seats, before=before)
+    _write(sub, seats, before=sub.before)
     return sub.actions
 
 
@@ -756,6 +753,25 @@ def _seats(game: Game, seats: list[Seat] | None) -> list[Seat]:
     return hot_reads.seats_with_users(game.table_id)
 
 
+def _players_seat(seats: list[Seat], user) -> Seat:
+    """The seat ``user`` plays in the game; refused for someone without a seat (NotSeated), and
+    once a bot plays it (RULES.md 15)."""
+    seat = _seat_of(seats, user)
+    if seat is None:
+        raise NotSeated(_("you are not playing in this game"))
+    if seat.bot:
+        raise NotAllowed(_("a bot plays your seat since your third missed turn"))
+    return seat
+
+
+def _begin(game: Game, seats: list[Seat], now: datetime) -> Submission:
+    """A submission on the locked ``game``: its position, on the clock at ``now``, and what it
+    was before (the state, the deadline: what its pages showed)."""
+    state = GameState.from_json(game.state)
+    _clock(game, state, now)
+    return Submission(game=game, state=state, seats=seats, before=game.state, before_deadline=game.deadline)
+
+
 def game_submit_action(*, game: Game | int, user, action: dict, expected_version: int,
                        seats: list[Seat] | None = None) -> Submission:
     """Apply one player's action. Raises StaleVersion, NotAllowed or GameError (with the engine's
@@ -780,18 +796,11 @@ def game_submit_actions(*, game: Game | int, user, actions: list[dict], expected
         raise StaleVersion(
             _("the game has moved on since your page was drawn; here is the current position"))
     seats = _seats(game, seats)
-    seat = _seat_of(seats, user)
-    if seat is None:
-        raise NotSeated(_("you are not playing in this game"))
-    if seat.bot:
-        raise NotAllowed(_("a bot plays your seat since your third missed turn"))
+    seat = _players_seat(seats, user)
     if not actions or any(not isinstance(a, dict) or a.get("type") == "timeout" for a in actions):
         raise GameError(_("unknown action"))
     pause.refuse_moves(game)  # RULES.md 11: none while paused (issue 10)
-    before = game.state
-    state = GameState.from_json(before)
-    _clock(game, state, timezone.now())
-    sub = Submission(game=game, state=state, seats=seats, before=before, before_deadline=game.deadline)
+    sub = _begin(game, seats, timezone.now())
     for action in actions:
         try:
             _apply(sub, dict(action, player=seat.position), seat=seat.position, user=user, source="player")
@@ -799,7 +808,7 @@ def game_submit_actions(*, game: Game | int, user, actions: list[dict], expected
             # The atomic block rolls back the log rows of the actions already applied.
             raise GameError(e) from e
     _advance(sub, seats)
-    _write(sub, seats, before=before)
+    _write(sub, seats, before=sub.before)
     return sub
 
 
@@ -818,11 +827,9 @@ def game_timeout(*, game_id: int, now: datetime | None = None, seen_version: int
         return 0
     if seen_version is not None and game.version != seen_version:
         return 0
-    seats = list(game.table.seats.select_related("user"))
-    before = game.state
-    state = GameState.from_json(before)
-    _clock(game, state, now)
-    sub = Submission(game=game, state=state)
+    seats = _seats(game, None)
+    sub = _begin(game, seats, now)
+    state = sub.state
     waiting = waiting_on(state)
     bots = {s.position for s in seats if s.bot}
     for p in waiting:
@@ -842,7 +849,7 @@ def game_timeout(*, game_id: int, now: datetime | None = None, seen_version: int
     _advance(sub, seats)
     # Whatever the timeout left to decide is newly waited on, even when it is the same player's
     # same kind of decision again (a timed-out roll that threw doubles rolls again, RULES.md 3).
-    _write(sub, seats, before=before, fresh=True)
+    _write(sub, seats, before=sub.before, fresh=True)
     return sub.actions
 
 
@@ -961,24 +968,17 @@ def game_seat_remove(*, game: Game, user) -> Submission:
     game = _locked_game(game.pk)
     if game.status != Game.Status.ACTIVE:
         raise GameError(_("this game is over"))
-    seats = list(game.table.seats.select_related("user"))
-    seat = _seat_of(seats, user)
-    if seat is None:
-        raise NotAllowed(_("you are not playing in this game"))
-    if seat.bot:
-        raise NotAllowed(_("a bot plays your seat since your third missed turn"))
+    seats = _seats(game, None)
+    seat = _players_seat(seats, user)
     pause.refuse_moves(game)
-    before = game.state
-    state = GameState.from_json(before)
-    _clock(game, state, timezone.now())
-    sub = Submission(game=game, state=state)
+    sub = _begin(game, seats, timezone.now())
     removal = {"type": "surrender", "player": seat.position, "reason": GameAction.REASON_MODERATOR_REMOVED}
     try:
         _apply(sub, removal, seat=seat.position, source="moderator")
     except IllegalAction as e:
         raise GameError(e) from e
     _advance(sub, seats)
-    _write(sub, seats, before=before)
+    _write(sub, seats, before=sub.before)
     return sub
 
 
