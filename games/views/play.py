@@ -321,15 +321,16 @@ def act(request: HttpRequest, game_id: int) -> HttpResponse:
     for both; a program asking for JSON gets JSON back (see ``_wants_json``)."""
     as_json = _wants_json(request)
 
-    def not_a_player() -> HttpResponse:
-        # (404 for a game the viewer may not see at all.)
-        _load(request, game_id)
-        message = _(NOT_A_PLAYER)
+    def forbidden(message: str, error: str) -> HttpResponse:
         if as_json or request.htmx:
-            return _refusal(request, game_id, as_json, message=message, error=NOT_A_PLAYER, status=403)
+            return _refusal(request, game_id, as_json, message=message, error=error, status=403)
         # Without JavaScript: the site's page, saying why, with the way back to the game.
         return refused_page(request, reason=message, status=403,
                             back_url=reverse("games:game", args=[game_id]), back_label=_("Back to the game"))
+
+    def not_a_player() -> HttpResponse:
+        _load(request, game_id)  # (404 for a game the viewer may not see at all)
+        return forbidden(_(NOT_A_PLAYER), NOT_A_PLAYER)
 
     # A move is locked and read once, by the service: the checks before it need no game, and a
     # refused move reads the game only then, to answer (which takes as long as it takes).
@@ -340,11 +341,7 @@ def act(request: HttpRequest, game_id: int) -> HttpResponse:
     if locked_out is not None:
         if _load(request, game_id).me is None:
             return not_a_player()
-        if as_json or request.htmx:
-            return _refusal(request, game_id, as_json, message=locked_out, error="Your account is suspended.",
-                            status=403)
-        return refused_page(request, reason=locked_out, status=403,
-                            back_url=reverse("games:game", args=[game_id]), back_label=_("Back to the game"))
+        return forbidden(locked_out, "Your account is suspended.")
     # A move is a visit: no e-mail about this game while its player is at it (issue 14).
     presence.seen(user_id=request.user.pk, game_id=game_id)
     prefill = prefill_from(request.POST)
