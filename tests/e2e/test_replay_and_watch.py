@@ -12,24 +12,13 @@ from django.test import Client
 
 from games import services
 from games.models import Game, Seat
-from tests.games.play_helpers import autoplay, start_game, users_by_seat
+from tests.games.play_helpers import autoplay, end_by_surrenders, start_game
 
 pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True)]
 
 
 def _finished(alice, bob, charlie) -> Game:
-    game = autoplay(start_game(alice, bob, charlie, name="Replayed"), 150)
-    users = users_by_seat(game)
-    for _ in range(2):
-        game.refresh_from_db()
-        if game.status != Game.Status.ACTIVE:
-            break
-        seat = game.waiting_seats[0]
-        services.game_submit_action(game=game, user=users[seat], action={"type": "surrender"},
-                                    expected_version=game.version)
-    game.refresh_from_db()
-    assert game.status == Game.Status.FINISHED
-    return game
+    return end_by_surrenders(autoplay(start_game(alice, bob, charlie, name="Replayed"), 150))
 
 
 def _page(browser, site, user, width, *, javascript=True):

@@ -70,6 +70,22 @@ def autoplay(game: Game, actions: int) -> Game:
     return game
 
 
+def end_by_surrenders(game: Game, surrenders: int = 2) -> Game:
+    """The players the game waits on surrender, one after the other, until it is over (at most
+    ``surrenders`` of them): a game played for a while, then finished. Asserts it is."""
+    users = users_by_seat(game)
+    for _ in range(surrenders):
+        game.refresh_from_db()
+        if game.status != Game.Status.ACTIVE:
+            break
+        seat = game.waiting_seats[0]
+        services.game_submit_action(game=game, user=users[seat], action={"type": "surrender"},
+                                    expected_version=game.version)
+    game.refresh_from_db()
+    assert game.status == Game.Status.FINISHED
+    return game
+
+
 def play_until(game: Game, done, limit: int = 500) -> Game:
     """Play on with the simple player until ``done(state)`` holds (checked before each move)."""
     users = users_by_seat(game)

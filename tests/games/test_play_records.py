@@ -14,13 +14,13 @@ from django.http.multipartparser import MultiPartParser
 from django.test import Client
 from django.urls import reverse
 
-from games import records, services
+from games import records
 from games.engine import GameState, RuleSet, apply, new_game
 from games.engine.bots import make_bot
 from games.engine.simulate import default_names, play_game
-from games.models import Game, GameAction, Replay, ReplayChunk
+from games.models import GameAction, Replay, ReplayChunk
 from games.records import RECORD_FORMAT
-from tests.games.play_helpers import autoplay, start_game, users_by_seat
+from tests.games.play_helpers import autoplay, end_by_surrenders, start_game
 from tests.games.test_i18n import LOCALE_DIR, read_po
 
 pytestmark = pytest.mark.django_db
@@ -29,18 +29,7 @@ pytestmark = pytest.mark.django_db
 @pytest.fixture
 def finished(alice, bob, charlie):
     """A three-player game played for a while, ended by two surrenders."""
-    game = autoplay(start_game(alice, bob, charlie), 120)
-    users = users_by_seat(game)
-    for _ in range(2):
-        game.refresh_from_db()
-        if game.status != Game.Status.ACTIVE:
-            break
-        seat = game.waiting_seats[0]
-        services.game_submit_action(game=game, user=users[seat], action={"type": "surrender"},
-                                    expected_version=game.version)
-    game.refresh_from_db()
-    assert game.status == Game.Status.FINISHED
-    return game
+    return end_by_surrenders(autoplay(start_game(alice, bob, charlie), 120))
 
 
 def upload(client, content: bytes, name: str = "game.json"):

@@ -12,9 +12,9 @@ import pytest
 from django.urls import reverse
 
 from games import records, services
-from games.models import Game, GameAction, Replay
+from games.models import GameAction, Replay
 from games.records import replay_nav
-from tests.games.play_helpers import autoplay, start_game, users_by_seat
+from tests.games.play_helpers import autoplay, end_by_surrenders, start_game
 
 APOS = "\N{RIGHT SINGLE QUOTATION MARK}"  # (the page's typographic apostrophe)
 
@@ -45,18 +45,7 @@ def test_replay_nav_goes_to_the_start_of_turns_and_rounds(step, prev_turn, next_
 
 @pytest.fixture
 def finished(db, alice, bob, charlie):
-    game = autoplay(start_game(alice, bob, charlie), 150)
-    users = users_by_seat(game)
-    for _ in range(2):
-        game.refresh_from_db()
-        if game.status != Game.Status.ACTIVE:
-            break
-        seat = game.waiting_seats[0]
-        services.game_submit_action(game=game, user=users[seat], action={"type": "surrender"},
-                                    expected_version=game.version)
-    game.refresh_from_db()
-    assert game.status == Game.Status.FINISHED
-    return game
+    return end_by_surrenders(autoplay(start_game(alice, bob, charlie), 150))
 
 
 @pytest.mark.django_db
