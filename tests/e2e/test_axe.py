@@ -6,11 +6,10 @@ pages around them (the create-table form, the bell's list, a profile, the leader
 from __future__ import annotations
 
 import pytest
-from django.conf import settings
-from django.test import Client
 
 from games import services
 from games.engine import GameState
+from tests.e2e import pages
 from tests.e2e.axe import FAILING, axe_violations, describe
 from tests.e2e.layout_helpers import DESKTOP, PHONE
 from tests.games.play_helpers import autoplay, start_game, users_by_seat
@@ -19,14 +18,8 @@ pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True)]
 
 
 def signed_in(browser, site, user, viewport, scheme):
-    client = Client()
-    client.force_login(user)
-    context = browser.new_context(viewport=viewport, is_mobile=viewport["width"] < 600, color_scheme=scheme)
-    context.add_cookies([{"name": settings.SESSION_COOKIE_NAME, "url": site,
-                          "value": client.cookies[settings.SESSION_COOKIE_NAME].value}])
-    page = context.new_page()
-    page.set_default_timeout(15000)
-    return context, page
+    return pages.signed_in(browser, site, user, viewport=viewport, is_mobile=viewport["width"] < 600,
+                           color_scheme=scheme)
 
 
 @pytest.mark.parametrize(("viewport", "scheme"), [(DESKTOP, "light"), (DESKTOP, "dark"), (PHONE, "light"),

@@ -5,10 +5,9 @@ desktop and phone widths. Screenshots land in test-artifacts/e2e/."""
 from __future__ import annotations
 
 import pytest
-from django.conf import settings
-from django.test import Client
 
 from accounts import services as accounts
+from tests.e2e import pages
 from tests.games.play_helpers import autoplay, start_game
 
 pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True)]
@@ -17,14 +16,7 @@ WIDTHS = {"desktop": {"width": 1280, "height": 900}, "phone": {"width": 390, "he
 
 
 def signed_in(browser, site: str, user, viewport: dict):
-    client = Client()
-    client.force_login(user)
-    context = browser.new_context(viewport=viewport, is_mobile=viewport["width"] < 600, has_touch=True)
-    session = client.cookies[settings.SESSION_COOKIE_NAME].value
-    context.add_cookies([{"name": settings.SESSION_COOKIE_NAME, "url": site, "value": session}])
-    page = context.new_page()
-    page.set_default_timeout(15000)
-    return context, page
+    return pages.signed_in(browser, site, user, viewport=viewport, is_mobile=viewport["width"] < 600, has_touch=True)
 
 
 @pytest.mark.parametrize("width", list(WIDTHS))

@@ -5,23 +5,13 @@ zone; the invitation link's "Copy" button stays hidden where the clipboard canno
 from __future__ import annotations
 
 import pytest
-from django.conf import settings
-from django.test import Client
 
 from games import services
+from tests.e2e.pages import signed_in
 
 pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True)]
 
 
-def signed_in(browser, site, user, **options):
-    client = Client()
-    client.force_login(user)
-    context = browser.new_context(**options)
-    context.add_cookies([{"name": settings.SESSION_COOKIE_NAME, "url": site,
-                          "value": client.cookies[settings.SESSION_COOKIE_NAME].value}])
-    page = context.new_page()
-    page.set_default_timeout(15000)
-    return context, page
 
 
 def test_the_time_zone_hint_shows_only_when_the_browser_has_another_zone(browser, site, alice):

@@ -6,10 +6,9 @@ pages fails the test too: tests/e2e/conftest.py.)"""
 from __future__ import annotations
 
 import pytest
-from django.conf import settings
-from django.test import Client
 
 from games import services
+from tests.e2e.pages import signed_in
 
 pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True)]
 
@@ -18,14 +17,7 @@ PHONE = {"width": 390, "height": 844}
 
 
 def _signed_in(browser, site: str, user, **options):
-    client = Client()
-    client.force_login(user)
-    context = browser.new_context(**options)
-    session = client.cookies[settings.SESSION_COOKIE_NAME].value
-    context.add_cookies([{"name": settings.SESSION_COOKIE_NAME, "url": site, "value": session}])
-    page = context.new_page()
-    page.set_default_timeout(15000)
-    return context, page
+    return signed_in(browser, site, user, **options)
 
 
 def test_settings_offer_the_browsers_time_zone(browser, site, artifacts, alice):

@@ -6,12 +6,11 @@ Nothing scrolls sideways; screenshots go to test-artifacts/e2e/."""
 from __future__ import annotations
 
 import pytest
-from django.conf import settings
-from django.test import Client
 
 from moderation import services
 from moderation.models import Block
 from ratings import services as rating_services
+from tests.e2e.pages import at_width, signed_in
 from tests.moderation.conftest import make_moderator
 from tests.ratings.conftest import store_finished
 from tests.ratings.helpers import play_record
@@ -20,14 +19,7 @@ pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True)]
 
 
 def _page(browser, site, user, width):
-    client = Client()
-    client.force_login(user)
-    context = browser.new_context(viewport={"width": width, "height": 900}, is_mobile=width < 600)
-    context.add_cookies([{"name": settings.SESSION_COOKIE_NAME, "url": site,
-                          "value": client.cookies[settings.SESSION_COOKIE_NAME].value}])
-    page = context.new_page()
-    page.set_default_timeout(15000)
-    return context, page
+    return signed_in(browser, site, user, **at_width(width))
 
 
 def _fits(page) -> bool:

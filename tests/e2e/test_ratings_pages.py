@@ -8,12 +8,11 @@ from __future__ import annotations
 from datetime import timedelta
 
 import pytest
-from django.conf import settings
-from django.test import Client
 from django.utils import timezone
 
 from ratings import services
 from ratings.models import Rating
+from tests.e2e.pages import at_width, signed_in
 from tests.ratings.conftest import store_finished
 from tests.ratings.helpers import play_record
 
@@ -33,14 +32,7 @@ def _history(alice, bob, charlie):
 
 
 def _page(browser, site, user, width):
-    client = Client()
-    client.force_login(user)
-    context = browser.new_context(viewport={"width": width, "height": 900}, is_mobile=width < 600)
-    context.add_cookies([{"name": settings.SESSION_COOKIE_NAME, "url": site,
-                          "value": client.cookies[settings.SESSION_COOKIE_NAME].value}])
-    page = context.new_page()
-    page.set_default_timeout(15000)
-    return context, page
+    return signed_in(browser, site, user, **at_width(width))
 
 
 @pytest.mark.parametrize("width", [1280, 390])

@@ -9,13 +9,12 @@ from __future__ import annotations
 import json
 
 import pytest
-from django.conf import settings
-from django.test import Client
 
 from games import services
 from games.engine import GameState
 from games.models import Game, GameAction, Replay
 from games.records import game_record
+from tests.e2e.pages import signed_in
 from tests.games.play_helpers import cheapest_deed, play_until, start_game, users_by_seat
 
 pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True)]
@@ -45,15 +44,8 @@ def traded_game(alice, bob) -> tuple[Game, str]:
 
 
 def signed_in_page(browser, site: str, user, viewport: dict):
-    client = Client()
-    client.force_login(user)
-    context = browser.new_context(viewport=viewport, is_mobile=viewport["width"] < 600,
-                                  has_touch=viewport["width"] < 600)
-    context.add_cookies([{"name": settings.SESSION_COOKIE_NAME, "url": site,
-                          "value": client.cookies[settings.SESSION_COOKIE_NAME].value}])
-    page = context.new_page()
-    page.set_default_timeout(15000)
-    return context, page
+    return signed_in(browser, site, user, viewport=viewport, is_mobile=viewport["width"] < 600,
+                     has_touch=viewport["width"] < 600)
 
 
 def fits(page) -> bool:

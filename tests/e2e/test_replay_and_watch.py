@@ -7,11 +7,10 @@ from __future__ import annotations
 import re
 
 import pytest
-from django.conf import settings
-from django.test import Client
 
 from games import services
 from games.models import Game, Seat
+from tests.e2e.pages import at_width, signed_in
 from tests.games.play_helpers import autoplay, end_by_surrenders, start_game
 
 pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True)]
@@ -22,15 +21,7 @@ def _finished(alice, bob, charlie) -> Game:
 
 
 def _page(browser, site, user, width, *, javascript=True):
-    client = Client()
-    client.force_login(user)
-    context = browser.new_context(viewport={"width": width, "height": 900}, is_mobile=width < 600,
-                                  java_script_enabled=javascript)
-    context.add_cookies([{"name": settings.SESSION_COOKIE_NAME, "url": site,
-                          "value": client.cookies[settings.SESSION_COOKIE_NAME].value}])
-    page = context.new_page()
-    page.set_default_timeout(15000)
-    return context, page
+    return signed_in(browser, site, user, **at_width(width), java_script_enabled=javascript)
 
 
 def _until(page, expression: str) -> None:

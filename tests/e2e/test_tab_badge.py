@@ -6,24 +6,16 @@ from __future__ import annotations
 import base64
 
 import pytest
-from django.conf import settings
-from django.test import Client
 
 from games import services
+from tests.e2e.pages import at_width, signed_in
 from tests.games.play_helpers import users_by_seat
 
 pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True)]
 
 
 def _page_of(browser, site, user, width):
-    client = Client()
-    client.force_login(user)
-    context = browser.new_context(viewport={"width": width, "height": 900}, is_mobile=width < 600)
-    context.add_cookies([{"name": settings.SESSION_COOKIE_NAME, "url": site,
-                          "value": client.cookies[settings.SESSION_COOKIE_NAME].value}])
-    page = context.new_page()
-    page.set_default_timeout(15000)
-    return context, page
+    return signed_in(browser, site, user, **at_width(width))
 
 
 @pytest.mark.parametrize("width", [1280, 390])
