@@ -6,7 +6,11 @@ Under ASGI each request's synchronous part runs in a thread of its own (Django's
 asgiref ThreadSensitiveContext per request), so Django's RedisCache built a new client, with a
 new connection pool, for every request: a new TCP connection to Redis, and its handshake, for
 every session read. ``RedisCache`` here keeps one client per process and set of options, shared
-by every thread (redis-py's pools are thread-safe, and start afresh in a forked child).
+by every thread (redis-py's pools are thread-safe, and start afresh in a forked child). Its
+``get_client`` also keeps the one ``redis.Redis`` of each pool, where Django's made a new one for
+every cache operation (redis-py's constructor copies its table of some 170 reply parsers each
+time: about a third of what a ``cache.get`` cost, issue 12); a ``redis.Redis`` holds no
+connection of its own, only its pool's, and is as thread-safe as the pool.
 
 The database cache:
 
@@ -31,9 +35,29 @@ _clients: dict[tuple[str, str], redis.RedisCacheClient] = {}
 _clients_lock = threading.Lock()
 
 
+class _SharedClient(redis.RedisCacheClient):
+    """Django's RedisCacheClient, each pool's ``redis.Redis`` made once."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._redis: dict[int, Any] = {}
+
+    def get_client(self, key: Any = None, *, write: bool = False) -> Any:
+        index = self._get_connection_pool_index(write)
+        client = self._redis.get(index)
+        if client is None:
+            # (Two threads may both make one the first time: either serves, on the same pool.)
+            client = self._redis[index] = self._client(connection_pool=self._get_connection_pool(write))
+        return client
+
+
 class RedisCache(redis.RedisCache):
     """Django's RedisCache, its client (and so its connection pools) shared by every thread and
     request of the process that have the same servers and options."""
+
+    def __init__(self, server: str, params: dict[str, Any]) -> None:
+        super().__init__(server, params)
+        self._class = _SharedClient
 
     @cached_property
     def _cache(self) -> redis.RedisCacheClient:

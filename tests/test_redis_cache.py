@@ -44,6 +44,20 @@ def test_every_thread_uses_the_same_client_and_pool(redis_cache):
     assert here._cache._get_connection_pool(write=True) is there._cache._get_connection_pool(write=False)
 
 
+def test_every_operation_uses_the_same_redis_client(redis_cache):
+    """Django's client made a redis.Redis for every operation (its constructor copies some 170
+    reply parsers): one per pool here, shared by the threads, on that pool."""
+    backend = caches["default"]._cache
+    first = backend.get_client("a", write=True)
+    caches["default"].set("k", 1, 30)
+    assert caches["default"].get("k") == 1
+
+    assert backend.get_client("b", write=False) is first
+    assert _in_a_thread(lambda: caches["default"]._cache.get_client("c")) is first
+    assert first.connection_pool is backend._get_connection_pool(write=True)
+    caches["default"].delete("k")
+
+
 def test_what_one_thread_stores_another_reads(redis_cache):
     caches["default"].set("greeting", {"text": "hola"}, 30)
 
