@@ -8,15 +8,16 @@ polled"): an open page that hears of a new version asks for the game "from the v
   the game's summary columns (deadline, status, who is waited on), and the seats as they were.
 - A version bumped anywhere else (a vacation, a pause, a moderator's close) stores nothing: what
   those change is drawn outside the parts (the aids panel, the banner). So a diff is only made
-  across versions that were all moves: with each position the cache keeps a *chain*, "every
-  version from ``base`` up to ``last`` was a move", extended by a move whose previous version
-  ends the chain and started anew by any other. A page at a version before the chain's base, or
-  whose position is gone (``KEEP_SECONDS``, or evicted), gets the whole fragment, as before.
+  across versions that were all moves: a page at version ``v`` of a game now at ``w`` gets the
+  parts only when the positions of every version from ``v`` to ``w`` are kept (one read of them
+  all), and only when it is at most ``MAX_BEHIND`` versions behind. A page whose position, or a
+  later one, is gone (``KEEP_SECONDS``, or evicted), or was never kept, gets the whole fragment,
+  as before.
 
-Every chain written is true (a move only extends the chain of the version just before it), so
-two moves' callbacks running out of order, or a lost write, can only make a chain shorter: the
-page gets the whole fragment, never a wrong diff. The cache failing (Redis down) costs the same:
-a committed move is never undone, nor its answer broken, by the cache.
+A move writes its own position and nothing else (one write, no read: issue 12's move CPU), so
+two moves' callbacks running out of order, or a lost write, can only leave a version missing:
+the page gets the whole fragment, never a wrong diff. The cache failing (Redis down) costs the
+same: a committed move is never undone, nor its answer broken, by the cache.
 
 Keys carry the game's start time as well as its id: a database restored or recreated (a test run
 after another) reuses ids, never a start.
@@ -38,6 +39,9 @@ log = logging.getLogger(__name__)
 # Long enough for an open page to catch up (a push arrives within a second; a poll within 15 s);
 # a page asleep longer gets the whole fragment.
 KEEP_SECONDS = 10 * 60
+# A page further behind than this many versions gets the whole fragment (what reading every
+# position since would cost is then more than drawing it).
+MAX_BEHIND = 50
 
 
 def _prefix(game: Game) -> str:
@@ -64,28 +68,27 @@ def remember_on_commit(game: Game, seats: list[Seat]) -> None:
 
 def _store(prefix: str, version: int, shown: bytes) -> None:
     try:
-        chain = cache.get(f"{prefix}:chain")
-        base = chain[0] if chain is not None and chain[1] == version - 1 else version
-        cache.set_many({f"{prefix}:{version}": shown, f"{prefix}:chain": (base, version)}, KEEP_SECONDS)
+        cache.set(f"{prefix}:{version}", shown, KEEP_SECONDS)
     except Exception as error:  # (whatever the cache backend raises)
         log.warning("positions: could not keep %s at version %s: %s", prefix, version, error)
 
 
 def position_at(game: Game, seats: list[Seat], version: int) -> Game | None:
     """``game`` as a page showed it at ``version`` (an unsaved copy, for display only), if every
-    version since was a move, that position is still kept and the seats are as they were then;
-    else None (the page gets the whole fragment)."""
-    if not 0 < version < game.version:
+    version since was a move, those positions are all still kept and the seats are as they were
+    then; else None (the page gets the whole fragment)."""
+    if not 0 < version < game.version or game.version - version > MAX_BEHIND:
         return None
     prefix = _prefix(game)
+    keys = [f"{prefix}:{v}" for v in range(version, game.version + 1)]
     try:
-        found = cache.get_many([f"{prefix}:chain", f"{prefix}:{version}"])
+        found = cache.get_many(keys)
     except Exception as error:
         log.warning("positions: could not read %s at version %s: %s", prefix, version, error)
         return None
-    chain, blob = found.get(f"{prefix}:chain"), found.get(f"{prefix}:{version}")
-    if chain is None or blob is None or not chain[0] <= version or chain[1] != game.version:
+    if len(found) != len(keys):
         return None
+    blob = found[keys[0]]
     shown: dict[str, Any] = pickle.loads(blob)
     if shown["status"] != Game.Status.ACTIVE or shown["seats"] != _seats(seats):
         return None

@@ -219,6 +219,39 @@ def test_without_the_kept_position_the_poll_answers_with_the_whole_fragment(
         assert "HX-Reswap" not in answer
 
 
+def test_a_page_further_behind_than_the_kept_positions_reach_gets_the_whole_fragment(
+        client, alice, bob, monkeypatch, django_capture_on_commit_callbacks):
+    monkeypatch.setattr(positions, "MAX_BEHIND", 3)
+    with django_capture_on_commit_callbacks(execute=True):
+        game = start_game(alice, bob)
+    client.force_login(alice)
+    shown = game.version
+    game = _play(game, 3, django_capture_on_commit_callbacks)
+    assert game.version == shown + 3
+    assert _poll(client, game, shown, **PARTS)["HX-Reswap"] == "none"
+
+    game = _play(game, 1, django_capture_on_commit_callbacks)
+
+    assert _poll(client, game, shown, **PARTS).content.decode().lstrip().startswith('<div id="game"')
+    assert _poll(client, game, shown + 1, **PARTS)["HX-Reswap"] == "none"
+
+
+def test_a_lost_position_between_the_pages_and_now_gets_the_whole_fragment(
+        client, alice, bob, django_capture_on_commit_callbacks):
+    """Each move keeps only its own position: one lost on the way (evicted, or a write that
+    failed) means the page cannot know that every version since was a move."""
+    with django_capture_on_commit_callbacks(execute=True):
+        game = start_game(alice, bob)
+    client.force_login(alice)
+    shown = game.version
+    game = _play(game, 3, django_capture_on_commit_callbacks)
+    cache.delete(f"{positions._prefix(game)}:{shown + 2}")
+
+    assert game.version == shown + 3
+    for v in (shown, shown + 1, shown + 2):
+        assert _poll(client, game, v, **PARTS).content.decode().lstrip().startswith('<div id="game"'), v
+
+
 def test_moves_not_committed_keep_no_position(client, alice, bob):
     # (No callbacks run: the test's transaction never commits.) Pages get the whole fragment.
     game = start_game(alice, bob)
