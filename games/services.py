@@ -27,7 +27,7 @@ from django.utils.translation import gettext_lazy as _
 from accounts.models import User
 from config.celery import app as celery_app
 from config.celery import queue_on_commit
-from games import hot_reads, live, pause, positions, records, standing, vacation
+from games import hot_reads, hot_writes, live, pause, positions, records, standing, vacation
 from games.engine import (
     EngineError,
     GameState,
@@ -75,8 +75,8 @@ class Submission:
     events: list[dict] = field(default_factory=list)
     actions: int = 0
     orders: dict | None = None  # the game's standing orders by seat, read once (_standing_orders)
-    # The log rows this submission wrote, oldest first: a move's answer shows them without
-    # reading the log again (games/views/move_parts.py).
+    # The log rows this submission wrote, oldest first (each inserted by _write, with the
+    # game): a move's answer shows them without reading the log again (games/views/move_parts.py).
     rows: list[GameAction] = field(default_factory=list)
     # The seats of the table as the submission read them, and the game's state and deadline
     # as they were before it (what the mover's page showed).
@@ -414,8 +414,9 @@ def _apply(sub: Submission, action: dict, *, seat: int | None, user=None, source
     sub.actions += 1
     # The log keeps the clock each action was applied at, so live games replay exactly.
     logged = dict(action, clock=clock) if clock else action
-    sub.rows.append(GameAction.objects.create(game=sub.game, seq=state.seq, seat=seat, user=user, action=logged,
-                                              events=events, source=source))
+    # Written with the game, by _write (in one INSERT for all the submission's actions).
+    sub.rows.append(GameAction(game=sub.game, seq=state.seq, seat=seat, user=user, action=logged,
+                               events=events, source=source))
     sub.events.extend(events)
 
 
@@ -609,6 +610,7 @@ def _write(sub: Submission, seats: list[Seat], *, before: dict | None, fresh: bo
     waited on gets their e-mail (notifications.services.plan_game: once per wait)."""
     game, state = sub.game, sub.state
     now = timezone.now()
+    hot_writes.insert_actions([row for row in sub.rows if row.pk is None])
     new = state.to_json()
     waiting = waiting_on(state)
     moved = fresh or before is None or _decision(before) != _decision(new)
@@ -636,7 +638,7 @@ def _write(sub: Submission, seats: list[Seat], *, before: dict | None, fresh: bo
         Table.objects.filter(pk=game.table_id).update(status=Table.Status.FINISHED)
         # Ratings, XP and achievements come from the record once it is committed (ratings app).
         queue_on_commit("ratings.tasks.record_game_result", game.pk)
-    game.save(update_fields=fields)
+    hot_writes.update_game(game, fields)  # (game.save(update_fields=fields), compiled once)
     # The position the open pages will ask for the changes from (games/positions.py), kept
     # before they hear of the new version, once it is committed (games/live.py).
     positions.remember_on_commit(game, seats)

@@ -1,0 +1,91 @@
+"""The writes every move makes, without the ORM's compiling (issue 12): the game's row and the
+log rows the move adds. (The reads: games/hot_reads.py.)
+
+Built by the ORM, ``game.save(update_fields=...)`` and ``GameAction.objects.create`` each cost
+more CPU to compile than the database took to run them: after the rendering, most of what a move
+cost beyond the minimal endpoint that bench/web.py compares it with. Here the same UPDATE and
+INSERT are written once per process and set of columns from the models' own fields, and every
+value goes through what ``Model.save`` passes it through: the field's ``pre_save`` (``auto_now``
+and ``auto_now_add`` set the instance's attribute, as they do for the ORM) and its
+``get_db_prep_save`` (JSON adapted by the backend, times made aware and converted). Neither
+model has a ``pre_save`` or ``post_save`` receiver (the ORM would send them; this does not: a
+test says so).
+
+``tests/games/test_hot_writes.py`` holds both to the ORM: the rows they write are the rows the
+ORM writes, column by column.
+
+- ``update_game(game, fields)``: ``game.save(update_fields=fields)``, DatabaseError when no row
+  was updated, as the ORM raises;
+- ``insert_actions(rows)``: ``GameAction.objects.create`` for each of the unsaved ``rows``, in
+  one INSERT; each gets its ``pk`` and is then a saved instance.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+
+from django.db import DatabaseError, connections
+from django.db.models import Field
+
+from games.models import Game, GameAction
+
+
+@cache
+def _update_sql(alias: str, names: tuple[str, ...]) -> tuple[str, list[Field]]:
+    connection = connections[alias]
+    quote = connection.ops.quote_name
+    fields = [Game._meta.get_field(name) for name in names]
+    assignments = ", ".join(f"{quote(f.column)} = %s" for f in fields)
+    sql = f"UPDATE {quote(Game._meta.db_table)} SET {assignments} WHERE {quote(Game._meta.pk.column)} = %s"
+    return sql, fields
+
+
+def update_game(game: Game, fields: list[str], *, using: str = "default") -> None:
+    """Write ``fields`` of ``game``'s row, as ``game.save(update_fields=fields)`` does."""
+    connection = connections[using]
+    sql, columns = _update_sql(using, tuple(dict.fromkeys(fields)))
+    values = [f.get_db_prep_save(f.pre_save(game, False), connection) for f in columns]
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [*values, game.pk])
+        if cursor.rowcount != 1:
+            raise DatabaseError("Save with update_fields did not affect any rows.")
+
+
+@cache
+def _insert_sql(alias: str, rows: int) -> tuple[str, list[Field], bool]:
+    connection = connections[alias]
+    quote = connection.ops.quote_name
+    meta = GameAction._meta
+    fields = [f for f in meta.concrete_fields if not f.primary_key]
+    one = "(" + ", ".join(["%s"] * len(fields)) + ")"
+    sql = (f"INSERT INTO {quote(meta.db_table)} ({', '.join(quote(f.column) for f in fields)})"
+           f" VALUES {', '.join([one] * rows)}")
+    returning = connection.features.can_return_rows_from_bulk_insert
+    if returning:
+        sql += f" RETURNING {quote(meta.pk.column)}"
+    return sql, fields, returning
+
+
+def insert_actions(rows: list[GameAction], *, using: str = "default") -> None:
+    """Insert the unsaved ``rows`` (in one statement), as ``GameAction.objects.create`` inserts
+    each: afterwards each has its ``pk`` and is a saved instance of the database ``using``."""
+    if not rows:
+        return
+    connection = connections[using]
+    sql, fields, returning = _insert_sql(using, len(rows))
+    values = [f.get_db_prep_save(f.pre_save(row, True), connection) for row in rows for f in fields]
+    with connection.cursor() as cursor:
+        cursor.execute(sql, values)
+        if returning:
+            ids = [r[0] for r in cursor.fetchall()]
+        else:
+            # (A backend without RETURNING for several rows: read them back by their sequence.)
+            game_ids = {row.game_id for row in rows}
+            found = dict(GameAction.objects.using(using).filter(game_id__in=game_ids,
+                                                                seq__in=[row.seq for row in rows])
+                         .values_list("seq", "pk"))
+            ids = [found[row.seq] for row in rows]
+    for row, pk in zip(rows, ids, strict=True):
+        row.pk = pk
+        row._state.adding = False
+        row._state.db = using
