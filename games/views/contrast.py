@@ -5,6 +5,8 @@ on a coloured chip. https://www.w3.org/TR/WCAG22/#dfn-relative-luminance
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 BLACK = "#000000"
 WHITE = "#ffffff"
 
@@ -28,10 +30,12 @@ def contrast_ratio(a: str, b: str) -> float:
     return (la + 0.05) / (lb + 0.05)
 
 
+@lru_cache(maxsize=512)
 def ink(colour: str) -> str:
     """Black or white, whichever has the larger contrast ratio with ``colour`` (#rrggbb); black
     for a colour that cannot be read. Pure black, not a dark grey: on the mid colours (a pink, a
-    red) only pure black reaches 4.5:1."""
+    red) only pure black reaches 4.5:1. (Remembered: the board's few colours are asked for on
+    every player card of every move's answer.)"""
     try:
         return BLACK if contrast_ratio(colour, BLACK) >= contrast_ratio(colour, WHITE) else WHITE
     except (ValueError, TypeError):

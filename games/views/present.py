@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
 from django.utils.translation import gettext as _
@@ -143,10 +144,11 @@ def players_view(st: GameState, *, me: int | None, labels: list[str] | None = No
                 continue
             s = board[sq]
             info = board.group_info.get(s.group, {})
-            g = groups.setdefault(s.group, {"key": s.group, "name": info.get("name", s.group),
-                                            "colour": info.get("color", "#999"),
-                                            "ink": ink(info.get("color", "#999")), "deeds": [],
-                                            "size": len(board.groups[s.group])})
+            g = groups.get(s.group)
+            if g is None:
+                g = groups[s.group] = {"key": s.group, "name": info.get("name", s.group),
+                                       "colour": info.get("color", "#999"), "ink": ink(info.get("color", "#999")),
+                                       "deeds": [], "size": len(board.groups[s.group])}
             g["deeds"].append({"sq": sq, "name": s.name, "mortgaged": st.mortgaged[sq], "level": st.level[sq],
                                "hotel": st.level[sq] == HOTEL})
         for g in groups.values():
@@ -181,35 +183,48 @@ def board_view(st: GameState, players: list[dict[str, Any]], *, targets: set[int
         if not p["bankrupt"]:
             tokens.setdefault(p["pos"], []).append(p)
     squares = []
-    for s in board.squares:
-        row, col, side = grid_place(s.index)
-        owner = st.owner[s.index] if s.is_deed else NO_OWNER
-        level = st.level[s.index] if s.kind == "street" else 0
-        info = board.group_info.get(s.group or "", {})
+    here = None if st.over else players[st.current]["pos"]
+    taxes = {"income": st.rules.income_tax, "luxury": st.rules.luxury_tax}
+    for s, fixed in zip(board.squares, _fixed_squares(board), strict=True):
+        i = s.index
+        owner = st.owner[i] if s.is_deed else NO_OWNER
+        level = st.level[i] if s.kind == "street" else 0
         # What landing here costs now: an amount, or for a utility the multiple of the dice.
         rent = rent_dice = None
-        if owner != NO_OWNER and not st.mortgaged[s.index]:
+        if owner != NO_OWNER and not st.mortgaged[i]:
             if s.kind == "utility":
-                rent_dice = rent_of(st, s.index, dice_total=1)
+                rent_dice = rent_of(st, i, dice_total=1)
             else:
-                rent = rent_of(st, s.index)
+                rent = rent_of(st, i)
         squares.append({
-            "index": s.index, "name": s.name, "kind": s.kind, "row": row, "col": col, "side": side,
-            "corner": CORNERS.get(s.index), "group": s.group or "",
-            "colour": info.get("color") if s.kind == "street" else None,
-            "price": s.price if s.is_deed else None,
-            "tax": (st.rules.income_tax if s.tax == "income" else st.rules.luxury_tax) if s.kind == "tax" else None,
+            **fixed,
+            "tax": (taxes["income"] if s.tax == "income" else taxes["luxury"]) if s.kind == "tax" else None,
             "owner": None if owner == NO_OWNER else players[owner],
-            "mortgaged": s.is_deed and st.mortgaged[s.index],
+            "mortgaged": s.is_deed and st.mortgaged[i],
             "houses": range(level if level != HOTEL else 0), "hotel": level == HOTEL, "level": level,
             "rent": rent, "rent_dice": rent_dice,
-            "tokens": tokens.get(s.index, []), "target": s.index in targets,
-            "here": not st.over and players[st.current]["pos"] == s.index,
-            "short": s.short,
+            "tokens": tokens.get(i, []), "target": i in targets, "here": i == here,
         })
         if facts:
             squares[-1]["facts"] = square_facts(st, squares[-1])
     return squares
+
+
+@lru_cache(maxsize=64)
+def _fixed_squares(board) -> tuple[dict[str, Any], ...]:
+    """What of each square of ``board`` never changes in a game (its place, name, colour,
+    price), for board_view: one copy per board (and so per language: board_words)."""
+    out = []
+    for s in board.squares:
+        row, col, side = grid_place(s.index)
+        info = board.group_info.get(s.group or "", {})
+        out.append({
+            "index": s.index, "name": s.name, "kind": s.kind, "row": row, "col": col, "side": side,
+            "corner": CORNERS.get(s.index), "group": s.group or "",
+            "colour": info.get("color") if s.kind == "street" else None,
+            "price": s.price if s.is_deed else None, "short": s.short,
+        })
+    return tuple(out)
 
 
 def square_facts(st: GameState, sq: dict[str, Any]) -> list[str]:
