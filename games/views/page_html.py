@@ -25,11 +25,12 @@ from django.template import engines
 from django.template.backends.utils import csrf_input
 from django.template.defaultfilters import date as date_filter
 from django.template.defaultfilters import timeuntil_filter
-from django.urls import reverse
 from django.utils.functional import SimpleLazyObject
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.timezone import template_localtime
 from django.utils.translation import pgettext
+
+from games.links import game_url
 
 SQUARES = "games/partials/board/squares.html"
 SQUARE = "games/partials/board/square.html"
@@ -57,14 +58,14 @@ def squares_html(
     square is a target (it posts the pick to the game's act endpoint)."""
     act_url = None
     if game_id is not None and any(sq["target"] for sq in squares):
-        act_url = reverse("games:game_act", args=[game_id])
+        act_url = game_url("games:game_act", game_id)
     return _render(SQUARES, squares=squares, economy=economy, act_url=act_url)
 
 
 def square_html(sq: dict[str, Any], *, economy: dict[str, Any] | None = None, game_id: int | None = None) -> SafeString:
     """One square of ``present.board_view`` (a list item of ``squares_html``'s list), for a move's
     answer that redraws only the squares it changed (move_parts.py)."""
-    act_url = reverse("games:game_act", args=[game_id]) if game_id is not None and sq["target"] else None
+    act_url = game_url("games:game_act", game_id) if game_id is not None and sq["target"] else None
     return _render(SQUARE, sq=sq, economy=economy, act_url=act_url)
 
 
@@ -93,17 +94,24 @@ def _forms(ctx: Mapping[str, Any], request: HttpRequest | None) -> dict[str, Any
     """What every form of the game posts with: the act endpoint, the game's version and the CSRF
     token's hidden field (none without a request, as Django's csrf_token tag gives)."""
     game = ctx["game"]
-    # Drawn once per part, and only when a form is shown (each draw masks the token afresh), as
-    # Django's csrf context processor does.
-    token = SimpleLazyObject(lambda: csrf_input(request)) if request is not None else ""
-    return {"act_url": reverse("games:game_act", args=[game.pk]), "version": game.version, "csrf_input": token}
+    # Drawn only when a form is shown, and once per answer (each draw masks the token afresh:
+    # the parts of one answer share one mask, as the forms of one page do).
+    token = SimpleLazyObject(lambda: _csrf_input(request)) if request is not None else ""
+    return {"act_url": game_url("games:game_act", game.pk), "version": game.version, "csrf_input": token}
+
+
+def _csrf_input(request: HttpRequest) -> SafeString:
+    drawn = getattr(request, "_game_csrf_input", None)
+    if drawn is None:
+        drawn = request._game_csrf_input = csrf_input(request)
+    return drawn
 
 
 def decision_html(ctx: Mapping[str, Any], request: HttpRequest | None) -> SafeString:
     """The centre of the board: the dice, the decision in words, the offer on the table and the
     viewer's choices. ``ctx`` is the game page's context (games.views.play._context)."""
     return _render(
-        DECISION, **_forms(ctx, request), game_url=reverse("games:game", args=[ctx["game"].pk]),
+        DECISION, **_forms(ctx, request), game_url=game_url("games:game", ctx["game"].pk),
         board_name=ctx["board_name"], economy=ctx["economy"], dice=ctx["dice"], decision=ctx["decision"],
         deadline=_time_left(ctx["deadline"]), waiting_names=ctx["waiting_names"], last_card=ctx["last_card"],
         offer=ctx["offer"], choices=ctx["choices"], rules=ctx["rules"], is_player=ctx["is_player"],
@@ -122,8 +130,8 @@ def tools_html(ctx: Mapping[str, Any], request: HttpRequest | None) -> SafeStrin
     game_id = ctx["game"].pk
     return _render(
         TOOLS, **_forms(ctx, request), choices=ctx["choices"], builder=ctx["builder"],
-        builder_open=ctx["builder_open"], game_url=reverse("games:game", args=[game_id]),
-        preview_url=reverse("games:game_trade_preview", args=[game_id]),
+        builder_open=ctx["builder_open"], game_url=game_url("games:game", game_id),
+        preview_url=game_url("games:game_trade_preview", game_id),
     )
 
 
@@ -135,4 +143,4 @@ def surrender_html(ctx: Mapping[str, Any], request: HttpRequest | None) -> SafeS
 
 def log_more_html(game_id: int, before: int) -> SafeString:
     """The log's "Older moves" link: it fetches the entries before ``before`` in its place."""
-    return _render(LOG_MORE, url=f"{reverse('games:game_log', args=[game_id])}?before={before}")
+    return _render(LOG_MORE, url=f"{game_url('games:game_log', game_id)}?before={before}")

@@ -27,6 +27,7 @@ from games import live, positions, services
 from games.board_words import localized_board
 from games.engine import GameState
 from games.errors import translate_refusal
+from games.links import game_url
 from games.models import Game, GameAction, Seat, Table
 from games.selectors import VisibleGame, live_names, name_changes, visible_game, visible_game_version
 from games.views import move_parts, present
@@ -152,7 +153,7 @@ def _context(request: HttpRequest, game: Game, seats: list[Seat], me: Seat | Non
         "deadline": game.deadline if active and not bots_waited_on else None,
         "poll_seconds": _poll_seconds(game, bots_waited_on),
         # Push where Redis is configured (games/live.py); the page polls without it.
-        "live_url": reverse("games:game_events", args=[game.pk]) if active and live.pushes_to(request) else None,
+        "live_url": game_url("games:game_events", game.pk) if active and live.pushes_to(request) else None,
         "flash": flash, "flash_level": flash_level,
         "board_name": state.board.name,
     }
