@@ -681,11 +681,17 @@ def _sync_rows(game: Game, state: GameState, before: dict | None, events: list[d
                 cases[name] = Cast(case, output_field=col) if connection.features.requires_casted_case_in_updates \
                     else case
             rows.update(**cases)
-    if before is None or before["decks"] != state.decks or before["discards"] != state.discards:
+    if before is None:
         for row in DeckRow.objects.filter(game=game):
             row.cards = state.decks.get(row.name, [])
             row.discards = state.discards.get(row.name, [])
             row.save(update_fields=["cards", "discards"])
+    elif before["decks"] != state.decks or before["discards"] != state.discards:
+        # Only the decks a card was drawn from (or put back to): one UPDATE each, unread.
+        for name in sorted(set(before["decks"]) | set(state.decks) | set(before["discards"]) | set(state.discards)):
+            cards, discards = state.decks.get(name, []), state.discards.get(name, [])
+            if (before["decks"].get(name, []), before["discards"].get(name, [])) != (cards, discards):
+                DeckRow.objects.filter(game=game, name=name).update(cards=cards, discards=discards)
     # Auctions: the engine's auction frames are the open auctions. With none before and none
     # now, no row is open (the rows follow the frames in this same transaction): no query.
     frames = [f for f in state.stack if f["k"] == "auction"]
