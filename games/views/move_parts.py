@@ -12,7 +12,9 @@ parts before and after gives what to redraw:
   first page taken off, as a full render would show them;
 - the slots of the tools (manage, trade builder) and of the surrender panel, when what they
   show changed (game_body.html); their forms' hidden ``version`` may then be older than the
-  page: the page's script posts the version the page is at (game.js);
+  page: the page's script posts the version the page is at (game.js). The trade builder's
+  contents are not compared: game.js fetches the builder afresh when its player opens it on a
+  page that has moved on since it was drawn (``_tools``);
 - a refusal's message still shown, removed (its slot emptied).
 
 Each part is drawn by the same entry points the full render uses (page_html's ``squares_html``,
@@ -98,15 +100,13 @@ def _drawn(sq: dict[str, Any]) -> dict[str, Any]:
 
 
 def _tools(st, acting: int | None, choices) -> tuple:
-    """What the tools slot (game_tools.html) shows, as _context draws it after a move (no form
-    prefilled, no builder asked for): the debt, the manage panel, the trade builder."""
-    builder = None
-    if acting is not None and "propose" in choices.types:
-        others = present.opponents(st, acting)
-        if others:
-            builder = present.builder_view(st, acting, others[0]["seat"])
-            builder["others"] = others
-    return choices.debt, choices.manage, builder
+    """What decides whether the tools slot (game_tools.html) is redrawn: the debt, the manage
+    panel, and whom the trade builder would trade with. Not the builder's contents (both sides'
+    cash, deeds and values, which change with nearly every move): the builder is a closed panel
+    until its player opens it, and game.js then fetches it afresh if the page has moved on since
+    it was drawn (its ``data-version``; the game view's ``?part=tools``)."""
+    others = present.opponents(st, acting) if acting is not None and "propose" in choices.types else None
+    return choices.debt, choices.manage, others or None
 
 
 def move_answer(request: HttpRequest, *, before: Game, seats: list[Seat], ctx: dict[str, Any], log_page: int,
@@ -164,7 +164,10 @@ def _parts(request: HttpRequest, *, before: Game, seats: list[Seat], ctx: dict[s
     # The slots, when what they show changed. (Their forms' hidden version may lag behind: the
     # page's script posts the version the page is at, game.js.)
     new_choices = ctx["choices"]
-    if _tools(old, acting, old_choices) != (new_choices.debt, new_choices.manage, ctx["builder"]):
+    if _tools(old, acting, old_choices) != _tools(ctx["state"], acting, new_choices):
+        if ctx["builder"] is None:
+            # (The answer's context comes without one: play._context's ``builder``.)
+            ctx = {**ctx, "builder": present.default_builder(ctx["state"], acting, new_choices)}
         parts.append(_into("#game-tools", "innerHTML",
                            tools_html(ctx, request)))
     if ctx["is_player"] and ("surrender" in old_choices.types) != ("surrender" in new_choices.types):

@@ -30,7 +30,7 @@ from games.errors import translate_refusal
 from games.links import game_url
 from games.models import Game, GameAction, Seat, Table
 from games.selectors import VisibleGame, live_names, name_changes, visible_game, visible_game_version
-from games.views import move_parts, present
+from games.views import move_parts, page_html, present
 from games.views.api import refusal_json, seat_actions
 from games.views.errors import refused_page
 from games.views.play_forms import FormError, number_ranges, parse_action, prefill_from
@@ -86,11 +86,13 @@ def _shown_state(data: dict[str, Any], seats: list[Seat]) -> GameState:
 
 def _context(request: HttpRequest, game: Game, seats: list[Seat], me: Seat | None, *,
              flash: str | None = None, flash_level: str = "error", prefill: dict | None = None,
-             log: tuple[list[dict], bool] | None = None, facts: bool = True) -> dict[str, Any]:
+             log: tuple[list[dict], bool] | None = None, facts: bool = True,
+             builder: bool = True) -> dict[str, Any]:
     """The game fragment's context. ``log``: the newest log rows and whether older ones exist,
     when the caller has them (a move's answer: the rows it wrote, _new_log_rows); else the log's
     first page is read. Without ``facts``, the squares come without their words (a move's
-    answer words those it draws: present.board_view)."""
+    answer words those it draws: present.board_view). Without ``builder``, no trade builder (a
+    move's answer draws it only with the tools slot: move_parts)."""
     state = _shown_state(game.state, seats)
     active = game.status == Game.Status.ACTIVE
     my = me.position if me is not None else None
@@ -111,19 +113,20 @@ def _context(request: HttpRequest, game: Game, seats: list[Seat], me: Seat | Non
         log_before = max(rows[0]["seq"] - (LOG_PAGE - 1), 0) if rows else None
     offer = present.offer_view(state, acting)
 
-    builder = None
+    trade_builder = None
     builder_open = False
-    if acting is not None:
+    if acting is not None and builder:
         counter = _int_param(request, "counter")
         if prefill and prefill.get("to") is not None:
             other = prefill["to"]
             if 0 <= other < len(state.players) and other != acting and not state.players[other].bankrupt:
-                builder = present.builder_view(state, acting, other, prefill=prefill, counter=prefill.get("counter"))
+                trade_builder = present.builder_view(state, acting, other, prefill=prefill,
+                                                     counter=prefill.get("counter"))
                 builder_open = True
         elif offer and offer["for_me"] and counter == offer["id"] and offer["counter_error"] is None:
             t = offer["raw"]
-            builder = present.builder_view(state, acting, t["from"], prefill={"give": t["take"], "take": t["give"]},
-                                           counter=t["id"])
+            trade_builder = present.builder_view(state, acting, t["from"],
+                                                 prefill={"give": t["take"], "take": t["give"]}, counter=t["id"])
             builder_open = True
         elif "propose" in choices.types:
             others = present.opponents(state, acting)
@@ -132,8 +135,8 @@ def _context(request: HttpRequest, game: Game, seats: list[Seat], me: Seat | Non
             builder_open = pick is not None
             pick = pick or (others[0] if others else None)
             if pick is not None:
-                builder = present.builder_view(state, acting, pick["seat"])
-                builder["others"] = others
+                trade_builder = present.builder_view(state, acting, pick["seat"])
+                trade_builder["others"] = others
 
     bots_waited_on = _bots_waited_on(game, seats)
     return {
@@ -141,7 +144,7 @@ def _context(request: HttpRequest, game: Game, seats: list[Seat], me: Seat | Non
         "is_player": me is not None, "active": active,
         "players": players, "squares": present.board_view(state, players, targets=choices.targets, facts=facts),
         "choices": choices, "decision": present.decision_text(state), "offer": offer,
-        "builder": builder, "builder_open": builder_open,
+        "builder": trade_builder, "builder_open": builder_open,
         "dice": present.dice_view(state.last_dice), "economy": present.economy_view(state),
         "last_card": present.last_card(rows[0]["events"] if rows else [], names),
         "log": present.log_entries(rows, names, state.board, viewer=my), "log_more": more,
@@ -177,6 +180,9 @@ def game(request: HttpRequest, game_id: int) -> HttpResponse:
         presence.seen(user_id=request.user.pk, game_id=game.pk)
     ctx = _context(request, game, seats, me)
     if request.htmx and not request.htmx.boosted:
+        if request.GET.get("part") == "tools":
+            # The tools slot alone: the trade builder drawn afresh as its player opens it (game.js).
+            return HttpResponse(page_html.tools_html(ctx, request))
         return render(request, "games/partials/game_body.html", ctx)
     return render(request, "games/game.html", ctx)
 
@@ -196,11 +202,15 @@ def poll(request: HttpRequest, game_id: int) -> HttpResponse:
     if shown == str(version):
         return HttpResponse(status=204)
     game, seats, me = _load(request, game_id)
-    ctx = _context(request, game, seats, me)
-    if move_parts.wanted(request) and shown.isascii() and shown.isdigit() and len(shown) < 10:
+    parts = move_parts.wanted(request) and shown.isascii() and shown.isdigit() and len(shown) < 10
+    ctx = _context(request, game, seats, me, builder=not parts)
+    if parts:
         answer = _changed_parts(request, int(shown), seats, ctx)
         if answer is not None:
             return answer
+        # The whole fragment, with its builder (as _context draws it for a poll: unasked).
+        acting = ctx["my_seat"] if ctx["active"] and me is not None and not me.bot else None
+        ctx["builder"] = present.default_builder(ctx["state"], acting, ctx["choices"])
     return render(request, "games/partials/game_body.html", ctx)
 
 
@@ -392,7 +402,7 @@ def act(request: HttpRequest, game_id: int) -> HttpResponse:
         # the page showed (the one the move's version named) to the one just committed.
         before = Game(pk=sub.game.pk, table_id=sub.game.table_id, state=sub.before,
                       deadline=sub.before_deadline)
-        ctx = _context(request, sub.game, seats, me, log=_new_log_rows(sub), facts=False)
+        ctx = _context(request, sub.game, seats, me, log=_new_log_rows(sub), facts=False, builder=False)
         answer = move_parts.move_answer(request, before=before, seats=seats, ctx=ctx, log_page=LOG_PAGE,
                                         shown_state=_shown_state)
         if answer is not None:

@@ -565,6 +565,20 @@ def builder_view(st: GameState, me: int, other: int, *, prefill: dict | None = N
     }
 
 
+def default_builder(st: GameState, acting: int | None, choices: Choices) -> dict[str, Any] | None:
+    """The trade builder as the page draws it unasked (no offer countered, no form refused, no
+    partner picked): with the first opponent, the others as tabs; None when the viewer may not
+    propose now."""
+    if acting is None or "propose" not in choices.types:
+        return None
+    others = opponents(st, acting)
+    if not others:
+        return None
+    builder = builder_view(st, acting, others[0]["seat"])
+    builder["others"] = others
+    return builder
+
+
 def opponents(st: GameState, me: int) -> list[dict[str, Any]]:
     return [{"seat": i, "name": p.name, "colour": PLAYER_COLOURS[i % len(PLAYER_COLOURS)]}
             for i, p in enumerate(st.players) if i != me and not p.bankrupt]

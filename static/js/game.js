@@ -332,6 +332,23 @@
     document.querySelectorAll("[data-open-dialog]").forEach(function (b) { b.hidden = false; });
   });
 
+  // The trade builder is not redrawn by a move's answer when only its contents change (cash,
+  // deeds: move_parts.py): opened on a page that has moved on since it was drawn, it is fetched
+  // afresh (the tools slot alone), comes back open, and focus goes back to its summary.
+  // ("toggle" does not bubble: listened for in the capture phase.)
+  document.addEventListener("toggle", function (e) {
+    var d = e.target;
+    if (!d || d.id !== "trade" || !d.open || !d.hasAttribute("data-refresh")) return;
+    if (!(parseInt(d.getAttribute("data-version"), 10) < shownVersion())) return;
+    var url = d.getAttribute("data-refresh");
+    var hadFocus = d.contains(document.activeElement);
+    d.removeAttribute("data-refresh");  // (one fetch, however often it is toggled meanwhile)
+    htmx.ajax("GET", url, { target: "#game-tools", swap: "innerHTML" }).then(function () {
+      var fresh = document.querySelector("#trade summary");
+      if (fresh && hadFocus) fresh.focus();
+    });
+  }, true);
+
   // Replays: the left and right arrow keys step through the moves, Page Up and Page Down
   // through the turns.
   document.addEventListener("keydown", function (e) {

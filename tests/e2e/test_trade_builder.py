@@ -7,10 +7,10 @@ from __future__ import annotations
 import pytest
 
 from games.engine import GameState, trade_balanced
-from games.models import GameAction
+from games.models import Game, GameAction
 from tests.e2e.layout_helpers import DESKTOP, PHONE, page_width, width_id
 from tests.e2e.test_keyboard import open_page
-from tests.games.play_helpers import cheapest_deed, play_until, start_game, users_by_seat
+from tests.games.play_helpers import autoplay, cheapest_deed, play_until, start_game, users_by_seat
 
 pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True)]
 
@@ -51,5 +51,31 @@ def test_the_builder_shows_values_and_the_balance_verdict_as_it_changes(browser,
         assert page_width(page) <= viewport["width"]
         # Nothing was sent.
         assert GameAction.objects.filter(game=game).count() == actions
+    finally:
+        context.close()
+
+
+def test_the_builder_opened_after_the_game_moved_on_is_drawn_afresh(browser, site, alice, bob):
+    """A move's answer (or a poll's) does not redraw the closed builder when only its contents
+    change; opened on a page that has moved on since, it is fetched afresh and stays open, the
+    cash as it is now."""
+    game = start_game(alice, bob)
+    state = GameState.from_json(game.state)
+    watcher = 1 - state.current  # (classic tables trade at any time: the builder is offered)
+    context, page = open_page(browser, site, users_by_seat(game)[watcher], game)
+    try:
+        drawn = int(page.locator("#trade").get_attribute("data-version"))
+        game = autoplay(game, 2)
+        # The page hears of the moves (push or poll) and takes their parts.
+        page.wait_for_function("v => +document.getElementById('game').dataset.version === v", arg=game.version)
+        assert int(page.locator("#trade").get_attribute("data-version")) == drawn < game.version
+
+        page.locator("#trade summary").click()
+
+        page.wait_for_function("v => +document.getElementById('trade').dataset.version === v", arg=game.version)
+        assert page.locator("#trade").evaluate("d => d.open")
+        cash = GameState.from_json(Game.objects.get(pk=game.pk).state).players[watcher].cash
+        assert page.locator("#give-cash").get_attribute("max") == str(cash)
+        assert page.evaluate("() => document.activeElement.matches('#trade summary')")
     finally:
         context.close()

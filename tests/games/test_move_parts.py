@@ -15,6 +15,7 @@ from django.urls import reverse
 
 from games.engine import GameState, legal_actions
 from games.models import Game
+from games.views.present import choices_for
 from tests.games.play_helpers import autoplay, choose, next_move, start_game, users_by_seat
 
 pytestmark = pytest.mark.django_db
@@ -227,3 +228,55 @@ def test_a_moves_parts_hold_every_square_and_card_whose_markup_changed(client, a
             assert [OOB.sub("", m, count=1) for m in MORE.findall(html)] == MORE.findall(after), move
         checked += 1
     assert checked >= 40
+
+
+def _builder_of(html: str) -> dict | None:
+    """The trade builder's drawn version, whether it is open, and the give-cash field's max."""
+    found = re.search(r'<details class="panel trade-builder" id="trade"[^>]*>', html)
+    if found is None:
+        return None
+    tag = found.group(0)
+    cash = re.search(r'id="give-cash" name="give_cash" min="0" max="(\d+)"', html)
+    return {"version": int(re.search(r'data-version="(\d+)"', tag).group(1)), "open": " open" in tag,
+            "cash_max": int(cash.group(1)) if cash else None,
+            "refresh": re.search(r'data-refresh="([^"]+)"', tag).group(1).replace("&amp;", "&")}
+
+
+def test_the_trade_builder_is_not_redrawn_for_its_contents_but_drawn_afresh_when_opened(client, alice, bob):
+    """A move that changes the mover's cash leaves the (closed) builder as it was drawn; opened,
+    the page's script fetches the tools slot alone, from the builder's data-refresh address, and
+    gets it open, with the cash as it is now."""
+    game = start_game(alice, bob)
+    page_url = reverse("games:game", args=[game.pk])
+    for _ in range(80):
+        game.refresh_from_db()
+        mover = next_move(game)[0]
+        client.force_login(users_by_seat(game)[mover])
+        before = _builder_of(client.get(page_url, HTTP_HX_REQUEST="true").content.decode())
+        old = GameState.from_json(game.state)
+        response = _post_move(client, game, **PARTS)
+        assert response.status_code == 200
+        game.refresh_from_db()
+        state = GameState.from_json(game.state)
+        after = _builder_of(client.get(page_url, HTTP_HX_REQUEST="true").content.decode())
+        # (The same debt and manage panel: what else the tools slot shows did not change.)
+        same_tools = [(c.debt, c.manage) for c in (choices_for(old, mover), choices_for(state, mover))]
+        if (before and after and next_move(game)[0] == mover and state.players[mover].cash != old.players[mover].cash
+                and same_tools[0] == same_tools[1]):
+            cash = old.players[mover].cash
+            break
+    else:
+        raise AssertionError("no move changed the cash of a player who could trade before and after it")
+
+    assert "#game-tools" not in dict(_targets(response.content.decode()))
+    assert before["cash_max"] == cash and after["cash_max"] == state.players[mover].cash
+    assert before["version"] == game.version - 1 and not before["open"]
+    fresh = client.get(before["refresh"], HTTP_HX_REQUEST="true")
+    assert fresh.status_code == 200
+    html = fresh.content.decode()
+    assert 'id="game"' not in html and 'class="centre' not in html
+    drawn = _builder_of(html)
+    assert drawn == {**after, "open": True}
+    # Without htmx (no script), the address is the page with the builder open.
+    plain = client.get(before["refresh"])
+    assert plain.status_code == 200 and _builder_of(plain.content.decode())["open"]
