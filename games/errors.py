@@ -105,5 +105,10 @@ class NotSeated(NotAllowed):
     """The user has no seat in the game they tried to move in."""
 
 
+class LockedOut(NotAllowed):
+    """The player's account is suspended or banned: their games go on without them (the view
+    words why: moderation.selectors.lockout_refusal)."""
+
+
 class InvitationBlocked(NotAllowed):
     """The invited address belongs to an account that blocks the host (issue 11)."""

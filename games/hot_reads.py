@@ -15,12 +15,14 @@ ORM would build, related objects cached as ``select_related`` caches them.
   ``Game.objects.select_related("table")`` (``.select_for_update()`` with ``lock``: the game's
   row only, where the database can say so; nothing to lock on SQLite, as for the ORM);
 - ``seats_with_users(table_id)``: ``Seat.objects.filter(table_id=...).select_related("user")``
-  in ``Seat.Meta.ordering``.
+  in ``Seat.Meta.ordering``; with ``lockout_at``, each seat's user's lockout as well, held to
+  ``moderation.selectors.lockout``.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import datetime
 from functools import cache
 from typing import Any
 
@@ -29,6 +31,8 @@ from django.db.models import Model
 
 from accounts.models import User
 from games.models import Game, Seat, Table
+from moderation.models import Sanction
+from moderation.selectors import LOCKOUT
 
 
 @dataclass(frozen=True)
@@ -77,16 +81,32 @@ def _game_sql(alias: str, lock: bool) -> tuple[str, _Columns, _Columns]:
 
 
 @cache
-def _seats_sql(alias: str) -> tuple[str, _Columns, _Columns]:
+def _seats_sql(alias: str, lockout: bool) -> tuple[str, _Columns, _Columns]:
     connection = connections[alias]
     seat, user = _columns(Seat, "s", connection), _columns(User, "u", connection)
     quote = connection.ops.quote_name
     order = ", ".join(f"s.{quote(Seat._meta.get_field(name.lstrip('-')).column)}{' DESC' if name[0] == '-' else ''}"
                       for name in Seat._meta.ordering)
-    sql = (f"SELECT {seat.select}, {user.select} FROM {quote(Seat._meta.db_table)} s"
+    locked = f", {_lockout_sql(connection)}" if lockout else ""
+    sql = (f"SELECT {seat.select}, {user.select}{locked} FROM {quote(Seat._meta.db_table)} s"
            f" LEFT OUTER JOIN {quote(User._meta.db_table)} u ON u.{quote(User._meta.pk.column)} = s.{quote('user_id')}"
            f" WHERE s.{quote('table_id')} = %s ORDER BY {order}")
     return sql, seat, user
+
+
+def _lockout_sql(connection) -> str:
+    """Whether the seat's user has a suspension or ban in force at the time given (the one
+    parameter): moderation.selectors.active_sanctions with LOCKOUT's kinds, as a column."""
+    meta = Sanction._meta
+    quote = connection.ops.quote_name
+
+    def col(name: str) -> str:
+        return f"x.{quote(meta.get_field(name).column)}"
+
+    kinds = ", ".join(f"'{kind}'" for kind in LOCKOUT)  # (the model's own choices: no quotes in them)
+    return (f"EXISTS (SELECT 1 FROM {quote(meta.db_table)} x WHERE {col('user')} = s.{quote('user_id')}"
+            f" AND {col('kind')} IN ({kinds}) AND {col('lifted_at')} IS NULL"
+            f" AND ({col('until')} IS NULL OR {col('until')} > %s))")
 
 
 def game_with_table(game_id: int, *, lock: bool = False, using: str = "default") -> Game | None:
@@ -105,20 +125,28 @@ def game_with_table(game_id: int, *, lock: bool = False, using: str = "default")
     return game
 
 
-def seats_with_users(table_id: int, *, using: str = "default") -> list[Seat]:
+def seats_with_users(table_id: int, *, lockout_at: datetime | None = None, using: str = "default") -> list[Seat]:
     """The table's seats in their order, each with its user cached (None for a bot's or an
-    empty seat, and once the account is gone)."""
-    sql, seat_cols, user_cols = _seats_sql(using)
+    empty seat, and once the account is gone). With ``lockout_at``, each seat also says whether
+    its user is locked out of the site then (``seat.locked_out``: a suspension or ban in force,
+    as moderation.selectors.lockout finds it), read in the same query: a move needs no read of
+    its own for it."""
+    sql, seat_cols, user_cols = _seats_sql(using, lockout_at is not None)
     connection = connections[using]
+    params: list[Any] = [int(table_id)]
+    if lockout_at is not None:
+        params.insert(0, Sanction._meta.get_field("until").get_db_prep_value(lockout_at, connection))
     with connection.cursor() as cursor:
-        cursor.execute(sql, [int(table_id)])
+        cursor.execute(sql, params)
         rows = cursor.fetchall()
-    n = len(seat_cols.names)
+    n, m = len(seat_cols.names), len(seat_cols.names) + len(user_cols.names)
     user_field = Seat._meta.get_field("user")
     seats = []
     for row in rows:
         seat = seat_cols.build(row[:n], connection)
-        user = user_cols.build(row[n:], connection) if seat.user_id is not None else None
+        user = user_cols.build(row[n:m], connection) if seat.user_id is not None else None
         user_field.set_cached_value(seat, user)
+        if lockout_at is not None:
+            seat.locked_out = bool(row[m])
         seats.append(seat)
     return seats

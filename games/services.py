@@ -39,7 +39,7 @@ from games.engine import (
     set_clock,
     waiting_on,
 )
-from games.errors import GameError, InvitationBlocked, NotAllowed, NotSeated, StaleVersion
+from games.errors import GameError, InvitationBlocked, LockedOut, NotAllowed, NotSeated, StaleVersion
 from games.models import (
     AuctionRow,
     DeckRow,
@@ -54,6 +54,7 @@ from games.models import (
     TradeRow,
 )
 from games.options import table_rules
+from moderation import selectors as moderation_selectors
 from moderation.selectors import is_blocked
 from notifications.services import plan_game
 
@@ -753,12 +754,13 @@ def _locked_game(game_id: int) -> Game:
     return game
 
 
-def _seats(game: Game, seats: list[Seat] | None) -> list[Seat]:
+def _seats(game: Game, seats: list[Seat] | None, *, lockout_at: datetime | None = None) -> list[Seat]:
     """The game's seats: the caller's, if it read them for this very game (seats change only
-    while a table is open), else read now."""
+    while a table is open), else read now (with ``lockout_at``, each with its user's lockout:
+    hot_reads.seats_with_users)."""
     if seats and all(s.table_id == game.table_id for s in seats):
         return seats
-    return hot_reads.seats_with_users(game.table_id)
+    return hot_reads.seats_with_users(game.table_id, lockout_at=lockout_at)
 
 
 def _players_seat(seats: list[Seat], user) -> Seat:
@@ -803,12 +805,19 @@ def game_submit_actions(*, game: Game | int, user, actions: list[dict], expected
     if expected_version != game.version:
         raise StaleVersion(
             _("the game has moved on since your page was drawn; here is the current position"))
-    seats = _seats(game, seats)
+    now = timezone.now()
+    # (Read here, the seats say whether their users are locked out: no read of its own.)
+    seats = _seats(game, seats, lockout_at=now)
     seat = _players_seat(seats, user)
+    locked = getattr(seat, "locked_out", None)
+    if locked is None:  # (seats the caller read)
+        locked = moderation_selectors.lockout(user=user) is not None
+    if locked:
+        raise LockedOut("the player's account is suspended or banned")  # (worded by the view)
     if not actions or any(not isinstance(a, dict) or a.get("type") == "timeout" for a in actions):
         raise GameError(_("unknown action"))
     pause.refuse_moves(game)  # RULES.md 11: none while paused (issue 10)
-    sub = _begin(game, seats, timezone.now())
+    sub = _begin(game, seats, now)
     for action in actions:
         try:
             _apply(sub, dict(action, player=seat.position), seat=seat.position, user=user, source="player")

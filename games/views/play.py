@@ -35,7 +35,7 @@ from games.views.api import refusal_json, seat_actions
 from games.views.errors import refused_page
 from games.views.play_forms import FormError, number_ranges, parse_action, prefill_from
 from games.views.play_forms import query_int as _int_param
-from moderation.selectors import lockout_refusal
+from moderation.selectors import forget_lockout, lockout_refusal
 from notifications import presence
 
 POLL_SECONDS = {Table.Pace.LIVE: 2, Table.Pace.CORRESPONDENCE: 15}
@@ -343,16 +343,21 @@ def act(request: HttpRequest, game_id: int) -> HttpResponse:
         _load(request, game_id)  # (404 for a game the viewer may not see at all)
         return forbidden(_(NOT_A_PLAYER), NOT_A_PLAYER)
 
+    def locked_out() -> HttpResponse | None:
+        # A suspended or banned player's games go on without them (their turns time out): every
+        # move of theirs is refused so, whatever else is wrong with it. (The service finds it
+        # for a move it would make, in its read of the seats; a move refused before that asks.)
+        refusal = lockout_refusal(user=request.user)
+        if refusal is None:
+            return None
+        if _load(request, game_id).me is None:
+            return not_a_player()
+        return forbidden(refusal, "Your account is suspended.")
+
     # A move is locked and read once, by the service: the checks before it need no game, and a
     # refused move reads the game only then, to answer (which takes as long as it takes).
     if not request.user.is_authenticated:
         return not_a_player()
-    # A suspended or banned player's games go on without them (their turns time out).
-    locked_out = lockout_refusal(user=request.user)
-    if locked_out is not None:
-        if _load(request, game_id).me is None:
-            return not_a_player()
-        return forbidden(locked_out, "Your account is suspended.")
     # A move is a visit: no e-mail about this game while its player is at it (issue 14).
     presence.seen(user_id=request.user.pk, game_id=game_id)
     prefill = prefill_from(request.POST)
@@ -371,21 +376,28 @@ def act(request: HttpRequest, game_id: int) -> HttpResponse:
     except FormError as e:
         if _load(request, game_id).me is None:
             return not_a_player()
-        return _refusal(request, game_id, as_json, message=e.localized(), error=str(e), status=400,
-                        prefill=prefill)
+        return locked_out() or _refusal(request, game_id, as_json, message=e.localized(), error=str(e),
+                                        status=400, prefill=prefill)
     try:
         sub = services.game_submit_actions(game=game_id, user=request.user, actions=parsed.actions,
                                            expected_version=parsed.version)
     except (Game.DoesNotExist, services.NotSeated):
         return not_a_player()
+    except services.LockedOut:
+        # (What the cache remembered of the player may be older than the sanction: read afresh.)
+        forget_lockout(user_id=request.user.pk)
+        return locked_out() or forbidden("Your account is suspended.", "Your account is suspended.")
     # Each refusal in the reader's words; programs keep the English in ``error``.
     except services.StaleVersion as e:
-        return _refusal(request, game_id, as_json, message=capfirst(e.localized()) + ".",
-                        error=capfirst(str(e)) + ".", status=409, level="warning", prefill=prefill)
+        return locked_out() or _refusal(request, game_id, as_json, message=capfirst(e.localized()) + ".",
+                                        error=capfirst(str(e)) + ".", status=409, level="warning",
+                                        prefill=prefill)
     except services.NotAllowed as e:
-        return _refusal(request, game_id, as_json, message=capfirst(e.localized()) + ".",
-                        error=capfirst(str(e)) + ".", status=403)
+        return locked_out() or _refusal(request, game_id, as_json, message=capfirst(e.localized()) + ".",
+                                        error=capfirst(str(e)) + ".", status=403)
     except services.GameError as e:
+        if (answer := locked_out()) is not None:
+            return answer
         # The engine's reason, or the site's own (a finished game, a forged action); the engine
         # names players as its state does, the page by their current names.
         game, seats, _me = _load(request, game_id)

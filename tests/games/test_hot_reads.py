@@ -85,3 +85,52 @@ def test_the_seats_and_their_users_as_the_orm_reads_them(games, django_user_mode
     assert any(s.user is None and not s.bot for s in hot_reads.seats_with_users(open_table.pk))
     assert hot_reads.seats_with_users(10**9) == []
     assert Table.objects.filter(pk=open_table.pk).exists()
+
+
+def test_the_seats_lockout_is_what_moderation_finds(alice):
+    """seats_with_users(lockout_at=...) says, in its one query, whether each seat's user is
+    locked out: held to moderation.selectors.lockout for every kind of sanction and its end."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from moderation.models import Sanction
+    from moderation.selectors import lockout
+    from tests.factories import UserFactory
+
+    now = timezone.now()
+    cases = {
+        "none": [], "warned": [("warn", None, None)], "muted": [("mute", now + timedelta(days=1), None)],
+        "suspended": [("suspend", now + timedelta(days=1), None)],
+        "suspension over": [("suspend", now - timedelta(minutes=1), None)],
+        "suspension lifted": [("suspend", now + timedelta(days=1), now - timedelta(hours=1))],
+        "banned": [("ban", None, None)], "ban lifted": [("ban", None, now)],
+        "lifted and suspended": [("ban", None, now), ("suspend", now + timedelta(hours=2), None)],
+    }
+    expected = {}
+    tables = []
+    for k, (name, sanctions) in enumerate(cases.items()):
+        if k % 4 == 0:
+            host = alice if k == 0 else UserFactory()
+            tables.append(services.table_create(host=host, name=f"T{k}", preset="classic", seat_count=4))
+            user = host
+        else:
+            user = UserFactory()
+            services.table_join(table=tables[-1], user=user)
+        for kind, until, lifted in sanctions:
+            Sanction.objects.create(user=user, kind=kind, reason="x", until=until, lifted_at=lifted)
+        expected[user.pk] = name
+    for table in tables:
+        with CaptureQueriesContext(connection) as ctx:
+            seats = hot_reads.seats_with_users(table.pk, lockout_at=now)
+        assert len(ctx) == 1
+        assert [_fields(s) for s in seats] == [_fields(s) for s in hot_reads.seats_with_users(table.pk)]
+        for seat in seats:
+            if seat.user_id is None:
+                assert seat.locked_out is False
+                continue
+            assert seat.locked_out == (lockout(user=seat.user) is not None), expected[seat.user_id]
+    by_name = {expected[s.user_id]: s.locked_out for t in tables
+               for s in hot_reads.seats_with_users(t.pk, lockout_at=now) if s.user_id}
+    assert {n for n, locked in by_name.items() if locked} == {"suspended", "banned", "lifted and suspended"}
+    assert not hasattr(hot_reads.seats_with_users(tables[0].pk)[0], "locked_out")
