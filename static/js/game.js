@@ -343,6 +343,10 @@
     var url = d.getAttribute("data-refresh");
     var hadFocus = d.contains(document.activeElement);
     d.removeAttribute("data-refresh");  // (one fetch, however often it is toggled meanwhile)
+    // Until the fresh one is in, the old contents can be seen (dimmed) but not used: ticks and
+    // cash typed into them would be lost with them.
+    d.setAttribute("aria-busy", "true");
+    Array.prototype.forEach.call(d.children, function (c) { if (c.tagName !== "SUMMARY") c.inert = true; });
     htmx.ajax("GET", url, { target: "#game-tools", swap: "innerHTML" }).then(function () {
       var fresh = document.querySelector("#trade summary");
       if (fresh && hadFocus) fresh.focus();

@@ -123,6 +123,9 @@ def test_shortcut_keys_press_the_buttons_and_not_while_typing(browser, site, ali
         page.wait_for_function("v => +document.getElementById('game').dataset.version > v", arg=before)
         game.refresh_from_db()
         assert game.version > before
+        # (The answer's version comes before its parts are in and focus is set on the next
+        # decision: wait for that, or it takes focus from the header below.)
+        page.wait_for_function("() => !document.querySelector('.htmx-request, .htmx-swapping, .htmx-settling')")
         # "?" opens the list of keys; Escape closes it and focus goes back.
         page.locator(".site-header .brand").focus()
         page.keyboard.press("?")

@@ -90,10 +90,12 @@ def _wait_version(page, version: int) -> None:
 
 def _shown(page) -> dict[str, str]:
     """The game as the page shows it, part by part: the text, and which buttons (the countdowns'
-    seconds left out, they tick)."""
+    seconds left out, they tick; of the closed trade builder only its summary: a move does not
+    redraw its contents, which are fetched afresh when it is opened, test_trade_builder.py)."""
     return page.evaluate("""() => {
       const game = document.getElementById("game").cloneNode(true);
       game.querySelectorAll("time[data-deadline]").forEach(t => t.textContent = "");
+      game.querySelectorAll("details#trade:not([open]) > :not(summary)").forEach(e => e.remove());
       const out = {};
       for (const sel of [".centre", ".players", ".log-list", "#game-tools", "#game-surrender"]) {
         const el = game.querySelector(sel);

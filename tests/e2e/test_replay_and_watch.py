@@ -64,6 +64,7 @@ def test_replay_steps_by_turn_and_round_and_by_its_slider(browser, site, artifac
         assert page.locator(".replay-turn").inner_text().startswith("Round 2 · ")
         page.keyboard.press("PageUp")
         page.wait_for_url(f"**step={max(s for s in starts if s < second_round)}")
+        _settled(page)  # (the new slider is in: a key pressed on the one swapped out is lost)
 
         # The slider by keyboard: End goes to the last move, and focus stays on the slider.
         slider = page.locator("#replay-step")
