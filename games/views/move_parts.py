@@ -7,7 +7,8 @@ parts before and after gives what to redraw:
 
 - the centre of the board (the decision, dice, offer and the forms, whose hidden ``version``
   fields must be the new one);
-- each square and player card whose view changed (``present.board_view``, ``players_view``);
+- each square whose marks changed (``present.square_marks``: what its markup shows) and each
+  player card whose view changed (``present.players_view``);
 - the log entries the move added, at the top of the list, and the oldest ones pushed past the
   first page taken off, as a full render would show them;
 - the slots of the tools (manage, trade builder) and of the surrender panel, when what they
@@ -85,20 +86,6 @@ def _instead_of(target: str, html: str) -> str:
     return marked + "\n"
 
 
-def _drawn(sq: dict[str, Any]) -> dict[str, Any]:
-    """What a square's markup (board/square.html) shows of its view: the owner and the tokens
-    are whole player views (present.board_view), of which it draws only a few fields, so that a
-    player's cash or net worth changing redraws their card, not every square they own.
-    tests/games/test_move_parts.py holds this to the markup itself."""
-    owner = sq["owner"]
-    drawn = {**sq, "owner": owner and (owner["colour"], owner["initial"], owner["name"]),
-             "tokens": [(p["current"], p["colour"], p["name"], p["initial"], p["in_jail"]) for p in sq["tokens"]]}
-    # The facts are words for what the rest holds (present.square_facts), and only some views
-    # carry them (board_view's facts=False): never a difference of their own.
-    drawn.pop("facts", None)
-    return drawn
-
-
 def _tools(st, acting: int | None, choices) -> tuple:
     """What decides whether the tools slot (game_tools.html) is redrawn: the debt, the manage
     panel, and whom the trade builder would trade with. Not the builder's contents (both sides'
@@ -136,8 +123,8 @@ def _parts(request: HttpRequest, *, before: Game, seats: list[Seat], ctx: dict[s
     old = shown_state(before.state, seats)
     old_players = present.players_view(old, me=my)
     old_choices = present.choices_for(old, acting)
-    old_squares = present.board_view(old, old_players, targets=old_choices.targets, facts=False)
     old_economy = present.economy_view(old)
+    state, players, new_choices = ctx["state"], ctx["players"], ctx["choices"]
 
     parts = [_into("#game-flash", "innerHTML")]
     parts.append(_into("#game .centre", "innerHTML",
@@ -145,12 +132,13 @@ def _parts(request: HttpRequest, *, before: Game, seats: list[Seat], ctx: dict[s
 
     economy = ctx["economy"]
     pool_changed = any(old_economy.get(k) != economy.get(k) for k in ("free_parking", "jackpot"))
-    for i, (a, b) in enumerate(zip(old_squares, ctx["squares"], strict=True)):
-        if _drawn(a) != _drawn(b) or (pool_changed and b["corner"] == "parking"):
-            if "facts" not in b:
-                b = {**b, "facts": present.square_facts(ctx["state"], b)}
+    marks = zip(present.square_marks(old, old_players, targets=old_choices.targets),
+                present.square_marks(state, players, targets=new_choices.targets), strict=True)
+    for i, (a, b) in enumerate(marks):
+        if a != b or (pool_changed and present.CORNERS.get(i) == "parking"):
+            sq = present.square_view(state, players, i, targets=new_choices.targets)
             parts.append(_instead_of(f"#game .board .squares > .sq:nth-child({i + 1})",
-                                     square_html(b, economy=economy, game_id=game.pk)))
+                                     square_html(sq, economy=economy, game_id=game.pk)))
 
     deadline_changed = before.deadline != ctx["deadline"]
     deed_base = deed_cards_path(game.pk)
@@ -163,11 +151,9 @@ def _parts(request: HttpRequest, *, before: Game, seats: list[Seat], ctx: dict[s
 
     # The slots, when what they show changed. (Their forms' hidden version may lag behind: the
     # page's script posts the version the page is at, game.js.)
-    new_choices = ctx["choices"]
-    if _tools(old, acting, old_choices) != _tools(ctx["state"], acting, new_choices):
-        if ctx["builder"] is None:
-            # (The answer's context comes without one: play._context's ``builder``.)
-            ctx = {**ctx, "builder": present.default_builder(ctx["state"], acting, new_choices)}
+    if _tools(old, acting, old_choices) != _tools(state, acting, new_choices):
+        # (The answer's context comes without a builder: play._context's ``parts``.)
+        ctx = {**ctx, "builder": present.default_builder(state, acting, new_choices)}
         parts.append(_into("#game-tools", "innerHTML",
                            tools_html(ctx, request)))
     if ctx["is_player"] and ("surrender" in old_choices.types) != ("surrender" in new_choices.types):

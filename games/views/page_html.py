@@ -17,7 +17,9 @@ times them.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Mapping
+from functools import lru_cache
 from typing import Any
 
 from django.http import HttpRequest
@@ -27,8 +29,8 @@ from django.template.defaultfilters import date as date_filter
 from django.template.defaultfilters import timeuntil_filter
 from django.utils.functional import SimpleLazyObject
 from django.utils.safestring import SafeString, mark_safe
-from django.utils.timezone import template_localtime
-from django.utils.translation import pgettext
+from django.utils.timezone import get_current_timezone_name, template_localtime
+from django.utils.translation import get_language, pgettext
 
 from games.links import game_url
 
@@ -84,9 +86,15 @@ def players_html(players: list[dict[str, Any]], deadline: Any = None, *, deed_ba
 
 def _time_left(deadline: Any) -> dict[str, str] | None:
     """A deadline in the reader's time zone and words, as Django's date and timeuntil filters
-    give them: its ISO time and the time left."""
+    give them: its ISO time and the time left. (Worded once a second per language and zone: an
+    answer draws it on the centre and on the card of each player it waits on.)"""
     if not deadline:
         return None
+    return _time_left_at(deadline, int(time.time()), get_language(), get_current_timezone_name())
+
+
+@lru_cache(maxsize=256)
+def _time_left_at(deadline: Any, _second: int, _language: str | None, _zone: str) -> dict[str, str]:
     return {"iso": date_filter(template_localtime(deadline), "c"), "left": timeuntil_filter(deadline)}
 
 

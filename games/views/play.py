@@ -86,13 +86,11 @@ def _shown_state(data: dict[str, Any], seats: list[Seat]) -> GameState:
 
 def _context(request: HttpRequest, game: Game, seats: list[Seat], me: Seat | None, *,
              flash: str | None = None, flash_level: str = "error", prefill: dict | None = None,
-             log: tuple[list[dict], bool] | None = None, facts: bool = True,
-             builder: bool = True) -> dict[str, Any]:
+             log: tuple[list[dict], bool] | None = None, parts: bool = False) -> dict[str, Any]:
     """The game fragment's context. ``log``: the newest log rows and whether older ones exist,
     when the caller has them (a move's answer: the rows it wrote, _new_log_rows); else the log's
-    first page is read. Without ``facts``, the squares come without their words (a move's
-    answer words those it draws: present.board_view). Without ``builder``, no trade builder (a
-    move's answer draws it only with the tools slot: move_parts)."""
+    first page is read. With ``parts`` (an answer of only the parts that changed: move_parts),
+    no squares and no trade builder: the answer draws those it needs itself."""
     state = _shown_state(game.state, seats)
     active = game.status == Game.Status.ACTIVE
     my = me.position if me is not None else None
@@ -115,7 +113,7 @@ def _context(request: HttpRequest, game: Game, seats: list[Seat], me: Seat | Non
 
     trade_builder = None
     builder_open = False
-    if acting is not None and builder:
+    if acting is not None and not parts:
         counter = _int_param(request, "counter")
         if prefill and prefill.get("to") is not None:
             other = prefill["to"]
@@ -142,7 +140,8 @@ def _context(request: HttpRequest, game: Game, seats: list[Seat], me: Seat | Non
     return {
         "game": game, "table": game.table, "state": state, "rules": state.rules, "me": me, "my_seat": my,
         "is_player": me is not None, "active": active,
-        "players": players, "squares": present.board_view(state, players, targets=choices.targets, facts=facts),
+        "players": players,
+        "squares": None if parts else present.board_view(state, players, targets=choices.targets),
         "choices": choices, "decision": present.decision_text(state), "offer": offer,
         "builder": trade_builder, "builder_open": builder_open,
         "dice": present.dice_view(state.last_dice), "economy": present.economy_view(state),
@@ -203,15 +202,11 @@ def poll(request: HttpRequest, game_id: int) -> HttpResponse:
         return HttpResponse(status=204)
     game, seats, me = _load(request, game_id)
     parts = move_parts.wanted(request) and shown.isascii() and shown.isdigit() and len(shown) < 10
-    ctx = _context(request, game, seats, me, builder=not parts)
     if parts:
-        answer = _changed_parts(request, int(shown), seats, ctx)
+        answer = _changed_parts(request, int(shown), seats, _context(request, game, seats, me, parts=True))
         if answer is not None:
             return answer
-        # The whole fragment, with its builder (as _context draws it for a poll: unasked).
-        acting = ctx["my_seat"] if ctx["active"] and me is not None and not me.bot else None
-        ctx["builder"] = present.default_builder(ctx["state"], acting, ctx["choices"])
-    return render(request, "games/partials/game_body.html", ctx)
+    return render(request, "games/partials/game_body.html", _context(request, game, seats, me))
 
 
 def _changed_parts(request: HttpRequest, shown: int, seats: list[Seat], ctx: dict[str, Any]) -> HttpResponse | None:
@@ -414,7 +409,7 @@ def act(request: HttpRequest, game_id: int) -> HttpResponse:
         # the page showed (the one the move's version named) to the one just committed.
         before = Game(pk=sub.game.pk, table_id=sub.game.table_id, state=sub.before,
                       deadline=sub.before_deadline)
-        ctx = _context(request, sub.game, seats, me, log=_new_log_rows(sub), facts=False, builder=False)
+        ctx = _context(request, sub.game, seats, me, log=_new_log_rows(sub), parts=True)
         answer = move_parts.move_answer(request, before=before, seats=seats, ctx=ctx, log_page=LOG_PAGE,
                                         shown_state=_shown_state)
         if answer is not None:

@@ -174,40 +174,88 @@ def board_view(st: GameState, players: list[dict[str, Any]], *, targets: set[int
                facts: bool = True) -> list[dict]:
     """The 40 squares with what stands on them. ``targets`` are squares the viewer may click
     (a teleport or a building to knock down). Without ``facts`` the squares have no "facts"
-    (``square_facts``, the words of what the rest says): for a move's answer, which compares the
-    views and words only the squares it draws (move_parts.py)."""
-    board = st.board
+    (``square_facts``, the words of what the rest says)."""
+    return [square_view(st, players, i, targets=targets, facts=facts) for i in range(len(st.board.squares))]
+
+
+def square_view(st: GameState, players: list[dict[str, Any]], index: int, *, targets: set[int] | None = None,
+                facts: bool = True) -> dict[str, Any]:
+    """One square of ``board_view``: a move's answer draws only those whose marks changed
+    (``square_marks``, move_parts.py)."""
+    s = st.board.squares[index]
+    owner, level, mortgaged, rent, rent_dice = _square_state(st, s)
+    sq = {
+        **_fixed_squares(st.board)[index],
+        "tax": _tax(st, s),
+        "owner": None if owner == NO_OWNER else players[owner],
+        "mortgaged": mortgaged,
+        "houses": range(level if level != HOTEL else 0), "hotel": level == HOTEL, "level": level,
+        "rent": rent, "rent_dice": rent_dice,
+        "tokens": [p for p in players if not p["bankrupt"] and p["pos"] == index],
+        "target": index in (targets or ()), "here": not st.over and players[st.current]["pos"] == index,
+    }
+    if facts:
+        sq["facts"] = square_facts(st, sq)
+    return sq
+
+
+def square_marks(st: GameState, players: list[dict[str, Any]], *, targets: set[int] | None = None) -> list[tuple]:
+    """For each square, what its markup (board/square.html) shows that can change in a game,
+    as a tuple: two positions' squares draw alike exactly when their marks are equal. A move's
+    answer compares these (move_parts.py), not whole views: of the owner and the tokens the
+    square draws only a few fields of their player views, so a player's cash changing redraws
+    their card, not every square they own. (Its name, place, colour and price never change.
+    tests/games/test_square_marks.py holds the marks to ``square_view``, and test_move_parts.py
+    the answers to the markup.)"""
     targets = targets or set()
-    tokens: dict[int, list[dict]] = {}
+    tokens: dict[int, list[tuple]] = {}
     for p in players:
         if not p["bankrupt"]:
-            tokens.setdefault(p["pos"], []).append(p)
-    squares = []
+            tokens.setdefault(p["pos"], []).append(_token_mark(p))
     here = None if st.over else players[st.current]["pos"]
-    taxes = {"income": st.rules.income_tax, "luxury": st.rules.luxury_tax}
-    for s, fixed in zip(board.squares, _fixed_squares(board), strict=True):
+    marks = []
+    for s in st.board.squares:
+        owner, level, mortgaged, rent, rent_dice = _square_state(st, s)
         i = s.index
-        owner = st.owner[i] if s.is_deed else NO_OWNER
-        level = st.level[i] if s.kind == "street" else 0
-        # What landing here costs now: an amount, or for a utility the multiple of the dice.
-        rent = rent_dice = None
-        if owner != NO_OWNER and not st.mortgaged[i]:
-            if s.kind == "utility":
-                rent_dice = rent_of(st, i, dice_total=1)
-            else:
-                rent = rent_of(st, i)
-        squares.append({
-            **fixed,
-            "tax": (taxes["income"] if s.tax == "income" else taxes["luxury"]) if s.kind == "tax" else None,
-            "owner": None if owner == NO_OWNER else players[owner],
-            "mortgaged": s.is_deed and st.mortgaged[i],
-            "houses": range(level if level != HOTEL else 0), "hotel": level == HOTEL, "level": level,
-            "rent": rent, "rent_dice": rent_dice,
-            "tokens": tokens.get(i, []), "target": i in targets, "here": i == here,
-        })
-        if facts:
-            squares[-1]["facts"] = square_facts(st, squares[-1])
-    return squares
+        marks.append((_tax(st, s), None if owner == NO_OWNER else _owner_mark(players[owner]), mortgaged, level,
+                      rent, rent_dice, tuple(tokens.get(i, ())), i in targets, i == here))
+    return marks
+
+
+def marks_of(sq: dict[str, Any]) -> tuple:
+    """``square_marks``' tuple, read off a square's view (``square_view``)."""
+    return (sq["tax"], sq["owner"] and _owner_mark(sq["owner"]), sq["mortgaged"], sq["level"], sq["rent"],
+            sq["rent_dice"], tuple(_token_mark(p) for p in sq["tokens"]), sq["target"], sq["here"])
+
+
+def _owner_mark(p: dict[str, Any]) -> tuple:
+    return p["colour"], p["initial"], p["name"]
+
+
+def _token_mark(p: dict[str, Any]) -> tuple:
+    return p["current"], p["colour"], p["name"], p["initial"], p["in_jail"]
+
+
+def _tax(st: GameState, s) -> int | None:
+    if s.kind != "tax":
+        return None
+    return st.rules.income_tax if s.tax == "income" else st.rules.luxury_tax
+
+
+def _square_state(st: GameState, s) -> tuple[int, int, bool, int | None, int | None]:
+    """The owner (or NO_OWNER), buildings, mortgage and what landing on square ``s`` costs now:
+    an amount, or for a utility the multiple of the dice."""
+    i = s.index
+    owner = st.owner[i] if s.is_deed else NO_OWNER
+    level = st.level[i] if s.kind == "street" else 0
+    mortgaged = s.is_deed and st.mortgaged[i]
+    rent = rent_dice = None
+    if owner != NO_OWNER and not st.mortgaged[i]:
+        if s.kind == "utility":
+            rent_dice = rent_of(st, i, dice_total=1)
+        else:
+            rent = rent_of(st, i)
+    return owner, level, mortgaged, rent, rent_dice
 
 
 @lru_cache(maxsize=64)
