@@ -182,6 +182,9 @@ def test_a_deed_card_opens_from_the_board_and_the_players_panel(browser, site, a
         dialog.locator(".deed-card").wait_for()
         page.keyboard.press("Escape")
         dialog.wait_for(state="hidden")
+        # (The close event puts focus back on the square in a task after the dialog hides: a
+        # control focused before then would lose it to the square.)
+        page.wait_for_function(f"() => document.activeElement.matches('.sq[data-deed=\"{sq}\"]')", timeout=5000)
         # From a player's panel, by keyboard: the chip is a link; Enter opens the card.
         chip = page.locator(f'.players a.deed[data-deed="{sq}"]')
         chip.focus()
