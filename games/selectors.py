@@ -13,6 +13,7 @@ from datetime import UTC, datetime, timedelta
 from typing import NamedTuple
 
 from django.db.models import Count, Exists, F, OuterRef, Prefetch, Q, QuerySet, Subquery
+from django.db.models.functions import Now
 from django.utils import timezone
 
 from games import hot_reads
@@ -26,6 +27,16 @@ _NEVER = datetime.max.replace(tzinfo=UTC)
 DASHBOARD_FINISHED_LIMIT = 30
 
 _OCCUPIED = Q(seats__user__isnull=False) | ~Q(seats__bot="")
+
+
+def _taken_or_kept() -> Q:
+    """A seat nobody else may take now: occupied, or kept for someone (``Seat.held_for_at``)."""
+    return _OCCUPIED | Q(seats__held_for__isnull=False, seats__held_until__gt=Now())
+
+
+def _taken(seats: list[Seat], now: datetime) -> int:
+    """``_taken_or_kept`` counted on seats read already."""
+    return sum(1 for s in seats if not s.is_empty or s.held_for_at(now) is not None)
 
 
 @dataclass
@@ -70,7 +81,7 @@ def lobby_tables(*, limit: int = LOBBY_LIMIT) -> list[TableCard]:
     tables = (
         Table.objects.filter(status=Table.Status.OPEN, is_private=False)
         .select_related("host")
-        .annotate(taken=Count("seats", filter=_OCCUPIED))
+        .annotate(taken=Count("seats", filter=_taken_or_kept()))
         .order_by("-created_at")[:limit]
     )
     return [_card(t, t.taken) for t in tables]
@@ -147,6 +158,9 @@ def _seen_by(user, *, table: str = "", code: str = "") -> Q:
     if user.is_authenticated:
         seen |= Q(**{f"{table}host_id": user.pk})
         seen |= Q(Exists(Seat.objects.filter(table_id=table_id, user_id=user.pk)))
+        # A seat kept for them (a rematch's: Seat.held_for_at).
+        seen |= Q(Exists(Seat.objects.filter(table_id=table_id, held_for_id=user.pk, user__isnull=True, bot="",
+                                             account_deleted=False, held_until__gt=Now())))
         if user.email:
             seen |= Q(Exists(Invitation.objects.filter(table_id=table_id, email__iexact=user.email)))
     return seen
@@ -187,7 +201,7 @@ def table_page(*, table_id: int, user, code: str = "") -> TablePage | None:
     return TablePage(
         table=table,
         seats=seats,
-        card=_card(table, sum(1 for s in seats if not s.is_empty)),
+        card=_card(table, _taken(seats, now)),
         highlights=rule_highlights(rules) if rules else [],
         rules=rules,
         my_seat=my_seat,
@@ -219,7 +233,8 @@ def _sees(user, table: Table, seats: list[Seat]) -> bool:
         return True
     if not user.is_authenticated:
         return False
-    if table.host_id == user.pk or any(s.user_id == user.pk for s in seats):
+    now = timezone.now()
+    if table.host_id == user.pk or any(s.user_id == user.pk or s.held_for_at(now) == user.pk for s in seats):
         return True
     return bool(user.email) and Invitation.objects.filter(table_id=table.pk, email__iexact=user.email).exists()
 
@@ -362,12 +377,13 @@ def dashboard(*, user) -> Dashboard:
     )
 
     board = Dashboard(waiting=[], playing=[], open=[], finished=[])
+    now = timezone.now()
     for seat in my_seats:
         table = seat.table
         seats = all_seats.get(table.pk, [])
         game = getattr(table, "game", None)
         entry = DashboardEntry(
-            card=_card(table, sum(1 for s in seats if not s.is_empty)),
+            card=_card(table, _taken(seats, now)),
             seat=seat,
             game=game,
             opponents=[s.label for s in seats if s.pk != seat.pk and not s.is_empty],

@@ -127,3 +127,50 @@ def test_a_seat_a_bot_took_over_gets_its_bot_again_and_nothing_kept(finished_gam
 
     assert created and table.seats.get(position=charlies).bot == Seat.Bot.STRATEGY
     assert [s.held_for_id for s in table.seats.exclude(held_for=None)] == [bob.pk]
+
+
+def test_a_private_rematch_is_seen_by_the_players_it_keeps_seats_for(client, finished_game, alice, charlie):
+    """The players of a private table's last game are kept their seats: they may see the new
+    table (selectors._seen_by, and _sees decided on its seats) while it is kept, also one
+    without an e-mail address (invited by none); others still may not."""
+    from django.contrib.auth.models import AnonymousUser
+
+    from games import selectors
+
+    erin = UserFactory(username="erin", display_name="Erin", email="")
+    game = finished_game([alice, erin, charlie], seed=2)
+    Table.objects.filter(pk=game.table_id).update(is_private=True)
+    game.table.refresh_from_db()
+    table, _created = services.rematch_create(game=game, by=alice)
+    assert table.is_private and table.seats.filter(held_for=erin).exists()
+    dave = UserFactory(username="dave", display_name="Dave", email="dave@example.com")
+
+    def sees(user) -> bool:
+        by_filter = selectors.visible_table(table_id=table.pk, user=user) is not None
+        assert selectors._sees(user, table, list(table.seats.all())) == by_filter, user
+        return by_filter
+
+    assert [sees(u) for u in (alice, erin, charlie, dave, AnonymousUser())] == [True, True, True, False, False]
+    client.force_login(erin)
+    assert client.get(reverse("games:table", args=[table.pk])).status_code == 200
+
+    Seat.objects.filter(table=table).exclude(held_for=None).update(held_until=timezone.now() - timedelta(seconds=1))
+    # (Charlie was invited by e-mail: he still may.)
+    assert [sees(u) for u in (erin, charlie, dave)] == [False, True, False]
+
+
+def test_the_lobby_counts_kept_seats_as_taken(finished_game, alice, bob, charlie):
+    from games import selectors
+
+    game = finished_game([alice, bob, charlie], seed=3)
+    table, _created = services.rematch_create(game=game, by=alice)
+    kept = table.seats.exclude(held_for=None).count()
+    assert kept == 2
+
+    card = next(c for c in selectors.lobby_tables() if c.table.pk == table.pk)
+    page_card = selectors.table_page(table_id=table.pk, user=alice).card
+
+    assert card.taken == page_card.taken == 1 + kept and card.free == table.seat_count - 1 - kept
+    Seat.objects.filter(table=table).exclude(held_for=None).update(held_until=timezone.now() - timedelta(seconds=1))
+    card = next(c for c in selectors.lobby_tables() if c.table.pk == table.pk)
+    assert card.taken == selectors.table_page(table_id=table.pk, user=alice).card.taken == 1
