@@ -38,7 +38,7 @@ def _locked_seat(game_id: int, user, *, pace: str | None = None, wrong_pace: str
         raise GameError(_("this game is over"))
     if pace is not None and game.table.pace != pace:
         raise GameError(wrong_pace)
-    seats = list(game.table.seats.select_related("user"))
+    seats = services._seats(game, None)
     seat = services._seat_of(seats, user)
     if seat is None:
         raise NotAllowed(_("you are not playing in this game"))
@@ -79,11 +79,11 @@ def standing_orders_set(*, game, user, orders: standing.Orders):
         game.save(update_fields=["aids"])
         # "The moment the game waits on them": it may already.
         services._clock(game, state, timezone.now())
-        sub = services.Submission(game=game, state=state)
+        sub = services.Submission(game=game, state=state, before=before)
         if not pauses.is_paused(game):  # (a paused game plays them when it resumes)
             services._advance(sub, seats)
         if sub.actions:
-            services._write(sub, seats, before=before)
+            services._write(sub, seats)
         elif not pauses.is_paused(game):
             services.queue_site_action(game)  # (played by the bots' task when not inline)
         return sub

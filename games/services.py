@@ -80,7 +80,8 @@ class Submission:
     # game): a move's answer shows them without reading the log again (games/views/move_parts.py).
     rows: list[GameAction] = field(default_factory=list)
     # The seats of the table as the submission read them, and the game's state and deadline
-    # as they were before it (what the mover's page showed).
+    # as they were before it (what the mover's page showed; the state is what _write compares
+    # the new one with, None for the start of the game).
     seats: list[Seat] = field(default_factory=list)
     before: dict | None = None
     before_deadline: datetime | None = None
@@ -387,9 +388,9 @@ def table_start(*, table: Table, by) -> Game:
                                  for n, c in state.decks.items()])
     table.status = Table.Status.PLAYING
     table.save(update_fields=["status"])
-    sub = Submission(game=game, state=state)
+    sub = Submission(game=game, state=state)  # (no position before the start: before is None)
     _advance(sub, seats)
-    _write(sub, seats, before=None)
+    _write(sub, seats)
     return game
 
 
@@ -542,7 +543,7 @@ def game_site_action(*, game_id: int, seen_version: int) -> int:
     if not _site_step(sub, seats):
         return 0
     _advance(sub, seats)
-    _write(sub, seats, before=sub.before)
+    _write(sub, seats)
     return sub.actions
 
 
@@ -604,12 +605,12 @@ def _decision(state: dict) -> tuple | None:
     return (len(stack), json.dumps(top, sort_keys=True))
 
 
-def _write(sub: Submission, seats: list[Seat], *, before: dict | None, fresh: bool = False) -> None:
+def _write(sub: Submission, seats: list[Seat], *, fresh: bool = False) -> None:
     """Write the state, the mirrored rows and the game's summary columns; bump the version.
     A decision newly waited on (``_decision``; or ``fresh``, after a timeout, which always leaves
     a new decision) gets a fresh deadline; any other move keeps the deadline. A person newly
     waited on gets their e-mail (notifications.services.plan_game: once per wait)."""
-    game, state = sub.game, sub.state
+    game, state, before = sub.game, sub.state, sub.before
     now = timezone.now()
     hot_writes.insert_actions([row for row in sub.rows if row.pk is None])
     new = state.to_json()
@@ -825,7 +826,7 @@ def game_submit_actions(*, game: Game | int, user, actions: list[dict], expected
             # The atomic block rolls back the log rows of the actions already applied.
             raise GameError(e) from e
     _advance(sub, seats)
-    _write(sub, seats, before=sub.before)
+    _write(sub, seats)
     return sub
 
 
@@ -866,7 +867,7 @@ def game_timeout(*, game_id: int, now: datetime | None = None, seen_version: int
     _advance(sub, seats)
     # Whatever the timeout left to decide is newly waited on, even when it is the same player's
     # same kind of decision again (a timed-out roll that threw doubles rolls again, RULES.md 3).
-    _write(sub, seats, before=sub.before, fresh=True)
+    _write(sub, seats, fresh=True)
     return sub.actions
 
 
@@ -995,13 +996,13 @@ def game_seat_remove(*, game: Game, user) -> Submission:
     except IllegalAction as e:
         raise GameError(e) from e
     _advance(sub, seats)
-    _write(sub, seats, before=sub.before)
+    _write(sub, seats)
     return sub
 
 
 def _game_seat_release(*, game_id: int, position: int) -> None:
     game = _locked_game(game_id)
-    seats = list(game.table.seats.select_related("user"))
+    seats = _seats(game, None)
     seat = next(s for s in seats if s.position == position)
     before = game.state
     state = GameState.from_json(before)
@@ -1031,11 +1032,11 @@ def _game_seat_release(*, game_id: int, position: int) -> None:
         game.save(update_fields=["state"])
         return
     _clock(game, state, timezone.now())
-    sub = Submission(game=game, state=state)
+    sub = Submission(game=game, state=state, before=before)
     if playing and not takeover:
         forfeit = {"type": "surrender", "player": position, "reason": GameAction.REASON_ACCOUNT_DELETED}
         _apply(sub, forfeit, seat=position, source="system")
     # Bots answer whatever waits on them now (the new one in the seat, if it is its turn).
     _advance(sub, seats)
-    _write(sub, seats, before=before)
+    _write(sub, seats)
 
