@@ -126,15 +126,11 @@ def _context(request: HttpRequest, game: Game, seats: list[Seat], me: Seat | Non
             trade_builder = present.builder_view(state, acting, t["from"],
                                                  prefill={"give": t["take"], "take": t["give"]}, counter=t["id"])
             builder_open = True
-        elif "propose" in choices.types:
-            others = present.opponents(state, acting)
+        else:
+            # (Open when the player picked the partner's tab, ?trade_with=.)
             wanted = _int_param(request, "trade_with")
-            pick = next((o for o in others if o["seat"] == wanted), None)
-            builder_open = pick is not None
-            pick = pick or (others[0] if others else None)
-            if pick is not None:
-                trade_builder = present.builder_view(state, acting, pick["seat"])
-                trade_builder["others"] = others
+            trade_builder = present.default_builder(state, acting, choices, partner=wanted)
+            builder_open = trade_builder is not None and wanted is not None and trade_builder["to"] == wanted
 
     bots_waited_on = _bots_waited_on(game, seats)
     return {

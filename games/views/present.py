@@ -170,16 +170,14 @@ def players_view(st: GameState, *, me: int | None, labels: list[str] | None = No
 # The board
 # ---------------------------------------------------------------------------------------------
 
-def board_view(st: GameState, players: list[dict[str, Any]], *, targets: set[int] | None = None,
-               facts: bool = True) -> list[dict]:
+def board_view(st: GameState, players: list[dict[str, Any]], *, targets: set[int] | None = None) -> list[dict]:
     """The 40 squares with what stands on them. ``targets`` are squares the viewer may click
-    (a teleport or a building to knock down). Without ``facts`` the squares have no "facts"
-    (``square_facts``, the words of what the rest says)."""
-    return [square_view(st, players, i, targets=targets, facts=facts) for i in range(len(st.board.squares))]
+    (a teleport or a building to knock down)."""
+    return [square_view(st, players, i, targets=targets) for i in range(len(st.board.squares))]
 
 
-def square_view(st: GameState, players: list[dict[str, Any]], index: int, *, targets: set[int] | None = None,
-                facts: bool = True) -> dict[str, Any]:
+def square_view(st: GameState, players: list[dict[str, Any]], index: int, *,
+                targets: set[int] | None = None) -> dict[str, Any]:
     """One square of ``board_view``: a move's answer draws only those whose marks changed
     (``square_marks``, move_parts.py)."""
     s = st.board.squares[index]
@@ -194,8 +192,7 @@ def square_view(st: GameState, players: list[dict[str, Any]], index: int, *, tar
         "tokens": [p for p in players if not p["bankrupt"] and p["pos"] == index],
         "target": index in (targets or ()), "here": not st.over and players[st.current]["pos"] == index,
     }
-    if facts:
-        sq["facts"] = square_facts(st, sq)
+    sq["facts"] = square_facts(st, sq)
     return sq
 
 
@@ -613,16 +610,18 @@ def builder_view(st: GameState, me: int, other: int, *, prefill: dict | None = N
     }
 
 
-def default_builder(st: GameState, acting: int | None, choices: Choices) -> dict[str, Any] | None:
-    """The trade builder as the page draws it unasked (no offer countered, no form refused, no
-    partner picked): with the first opponent, the others as tabs; None when the viewer may not
-    propose now."""
+def default_builder(st: GameState, acting: int | None, choices: Choices, *,
+                    partner: int | None = None) -> dict[str, Any] | None:
+    """The trade builder as the page draws it when no offer is countered and no form refused:
+    with the opponent ``partner`` (the tab the player picked: ``?trade_with=``), else the first,
+    the others as tabs; None when the viewer may not propose now."""
     if acting is None or "propose" not in choices.types:
         return None
     others = opponents(st, acting)
     if not others:
         return None
-    builder = builder_view(st, acting, others[0]["seat"])
+    pick = next((o for o in others if o["seat"] == partner), others[0])
+    builder = builder_view(st, acting, pick["seat"])
     builder["others"] = others
     return builder
 
