@@ -13,6 +13,7 @@ import secrets
 
 from django.conf import settings
 from django.db import models
+from django.db.models.functions import Now
 from django.utils.translation import gettext_lazy as _
 
 from games.engine import PRESET_NAMES, RuleSet
@@ -123,6 +124,13 @@ class Seat(models.Model):
         if self.is_empty and self.held_for_id is not None and self.held_until is not None and self.held_until > now:
             return self.held_for_id
         return None
+
+    @staticmethod
+    def kept(prefix: str = "") -> models.Q:
+        """``held_for_at`` as a filter, for now: an empty seat kept for someone, its hold still
+        running (``prefix``: the path from the queried model to the seat, "seats__" from a table)."""
+        return models.Q(**{f"{prefix}user__isnull": True, f"{prefix}bot": "", f"{prefix}account_deleted": False,
+                           f"{prefix}held_for__isnull": False, f"{prefix}held_until__gt": Now()})
 
     @property
     def label(self) -> str:

@@ -24,7 +24,7 @@ from django.utils.text import Truncator
 
 from accounts.models import User
 from games.links import absolute, game_path, invite_path
-from games.models import Game, Invitation
+from games.models import Game, Invitation, Seat
 from games.options import PRESET_LABELS
 
 logger = logging.getLogger(__name__)
@@ -109,7 +109,7 @@ def send_invitation(*, invitation: Invitation, headers: dict[str, str] | None = 
     invitee = User.objects.filter(email__iexact=invitation.email, is_active=True).first()
     # A seat the host keeps for them (a rematch's), while it is kept.
     kept_until = None if invitee is None else (
-        table.seats.filter(held_for=invitee, user__isnull=True, held_until__gt=timezone.now())
+        table.seats.filter(Seat.kept(), held_for=invitee)
         .values_list("held_until", flat=True).first())
     context = {
         "table": table,

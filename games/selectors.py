@@ -13,7 +13,6 @@ from datetime import UTC, datetime, timedelta
 from typing import NamedTuple
 
 from django.db.models import Count, Exists, F, OuterRef, Prefetch, Q, QuerySet, Subquery
-from django.db.models.functions import Now
 from django.utils import timezone
 
 from games import hot_reads
@@ -30,8 +29,8 @@ _OCCUPIED = Q(seats__user__isnull=False) | ~Q(seats__bot="")
 
 
 def _taken_or_kept() -> Q:
-    """A seat nobody else may take now: occupied, or kept for someone (``Seat.held_for_at``)."""
-    return _OCCUPIED | Q(seats__held_for__isnull=False, seats__held_until__gt=Now())
+    """A seat nobody else may take now: occupied, or kept for someone (``Seat.kept``)."""
+    return _OCCUPIED | Seat.kept("seats__")
 
 
 def _taken(seats: list[Seat], now: datetime) -> int:
@@ -159,8 +158,7 @@ def _seen_by(user, *, table: str = "", code: str = "") -> Q:
         seen |= Q(**{f"{table}host_id": user.pk})
         seen |= Q(Exists(Seat.objects.filter(table_id=table_id, user_id=user.pk)))
         # A seat kept for them (a rematch's: Seat.held_for_at).
-        seen |= Q(Exists(Seat.objects.filter(table_id=table_id, held_for_id=user.pk, user__isnull=True, bot="",
-                                             account_deleted=False, held_until__gt=Now())))
+        seen |= Q(Exists(Seat.objects.filter(Seat.kept(), table_id=table_id, held_for_id=user.pk)))
         if user.email:
             seen |= Q(Exists(Invitation.objects.filter(table_id=table_id, email__iexact=user.email)))
     return seen
