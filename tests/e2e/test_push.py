@@ -108,18 +108,32 @@ def _shown(page) -> dict[str, str]:
     }""")
 
 
-def test_a_move_reaches_the_other_page_without_polling(browser, asgi_site, artifacts, alice, bob):
-    game = start_game(alice, bob)
-    users = users_by_seat(game)
+def players_pages(browser, site: str, game) -> tuple[list, dict]:
+    """Each player's page of ``game`` (their browser contexts, and the pages by seat), its event
+    stream open."""
     contexts, pages = [], {}
-    for seat, user in users.items():
-        context, page = open_game(browser, asgi_site, user, game, DESKTOP)
+    for seat, user in users_by_seat(game).items():
+        context, page = open_game(browser, site, user, game, DESKTOP)
         contexts.append(context)
         pages[seat] = page
+    for page in pages.values():
+        page.locator("#game-live[data-push=open]").wait_for()
+    return contexts, pages
+
+
+def mover_of(pages: dict):
+    """The seat whose page offers a move (asserted: one of them does)."""
+    mover = next((s for s, p in pages.items() if p.locator(MOVE_BUTTON).count()), None)
+    assert mover is not None, "neither page offers a move"
+    return mover
+
+
+def test_a_move_reaches_the_other_page_without_polling(browser, asgi_site, artifacts, alice, bob):
+    game = start_game(alice, bob)
+    contexts, pages = players_pages(browser, asgi_site, game)
     requests: dict[int, list[str]] = {seat: [] for seat in pages}
     for seat, page in pages.items():
         page.on("request", lambda r, seat=seat: requests[seat].append(r.url))
-        page.locator("#game-live[data-push=open]").wait_for()
     try:
         # Idle open pages ask the server nothing: a poll would have gone every 2 s.
         pages[0].wait_for_timeout(5000)
@@ -130,8 +144,7 @@ def test_a_move_reaches_the_other_page_without_polling(browser, asgi_site, artif
             game.refresh_from_db()
             if game.status != Game.Status.ACTIVE:
                 break
-            mover = next((s for s, p in pages.items() if p.locator(MOVE_BUTTON).count()), None)
-            assert mover is not None, "neither page offers a move"
+            mover = mover_of(pages)
             other = 1 - mover
             for s in requests:
                 requests[s].clear()

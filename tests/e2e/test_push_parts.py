@@ -15,7 +15,16 @@ import pytest
 from games import services
 from games.models import Game
 from tests.e2e.test_phone_board import open_game
-from tests.e2e.test_push import DESKTOP, MOVE_BUTTON, _shown, _version, _wait_version, asgi_site  # noqa: F401
+from tests.e2e.test_push import (  # noqa: F401
+    DESKTOP,
+    MOVE_BUTTON,
+    _shown,
+    _version,
+    _wait_version,
+    asgi_site,
+    mover_of,
+    players_pages,
+)
 from tests.games.play_helpers import next_move, start_game, users_by_seat
 
 pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True)]
@@ -48,21 +57,14 @@ def _fresh(page, site: str, game: Game) -> dict:
 
 def test_a_move_reaches_the_other_page_as_the_parts_it_changed(browser, asgi_site, artifacts, alice, bob):  # noqa: F811
     game = start_game(alice, bob)
-    contexts, pages = [], {}
-    for seat, user in users_by_seat(game).items():
-        context, page = open_game(browser, asgi_site, user, game, DESKTOP)
-        contexts.append(context)
-        pages[seat] = page
-    for page in pages.values():
-        page.locator("#game-live[data-push=open]").wait_for()
+    contexts, pages = players_pages(browser, asgi_site, game)
     try:
         moves = 0
         while moves < 6:
             game.refresh_from_db()
             if game.status != Game.Status.ACTIVE:
                 break
-            mover = next((s for s, p in pages.items() if p.locator(MOVE_BUTTON).count()), None)
-            assert mover is not None, "neither page offers a move"
+            mover = mover_of(pages)
             other = pages[1 - mover]
             assert other.evaluate(MARK)
             with other.expect_response(re.compile(r"/poll/\?v=\d+$")) as fetched:
