@@ -14,20 +14,68 @@ and catches an AttributeError at every access, about half of what an access cost
 answer makes some 400 of them, issue 12). No template calls a dict's methods, and a key that is
 missing still falls back to the attribute, so what a template draws is the same
 (tests/test_jinja2_env.py).
+
+``_()`` is looked up once per message and language: each template drawn (``SiteTemplate``) gets
+the ``_`` of the language active as it starts, which keeps what Django's ``gettext`` gave for each
+message. A move's answer says some 60 words, and each of Django's lookups went through the
+request's active language and every catalogue in turn (issue 12). The words are the templates'
+own literals (no template translates a value it was given), and are forgotten when the
+languages or catalogues in the settings change, as Django's own translations are.
 """
 
 from __future__ import annotations
 
+from functools import cache
 from typing import Any
 
-from django.utils.translation import gettext, ngettext
-from jinja2 import Environment
+from django.core.signals import setting_changed
+from django.dispatch import receiver
+from django.utils.translation import get_language, gettext, ngettext
+from jinja2 import Environment, Template
 from markupsafe import Markup
 
 from games import formats
 
 
+class SiteTemplate(Template):
+    def new_context(self, vars=None, shared=False, locals=None):
+        if not shared:
+            # (A template drawn on its own, not an include: it takes its caller's context.)
+            vars = {"_": _words(get_language()), **(vars or {})}
+        return super().new_context(vars, shared, locals)
+
+
+# More distinct messages than the templates hold would be a template translating values:
+# those are looked up every time, not kept.
+_MAX_WORDS = 2000
+
+
+@cache
+def _words(language: str | None):
+    """``_()`` for templates drawn while ``language`` is active."""
+    kept: dict[str, Markup] = {}
+
+    def translate(message: str) -> Markup:
+        try:
+            return kept[message]
+        except KeyError:
+            word = _gettext(message)
+            if len(kept) < _MAX_WORDS:
+                kept[message] = word
+            return word
+
+    return translate
+
+
+@receiver(setting_changed)
+def _forget_words(*, setting: str, **kwargs: Any) -> None:
+    if setting in ("LANGUAGES", "LANGUAGE_CODE", "LOCALE_PATHS"):
+        _words.cache_clear()
+
+
 class SiteEnvironment(Environment):
+    template_class = SiteTemplate
+
     def getattr(self, obj: Any, attribute: str) -> Any:
         if type(obj) is dict:
             try:
