@@ -17,7 +17,10 @@ ORM writes, column by column.
 - ``update_game(game, fields)``: ``game.save(update_fields=fields)``, DatabaseError when no row
   was updated, as the ORM raises;
 - ``insert_actions(rows)``: ``GameAction.objects.create`` for each of the unsaved ``rows``, in
-  one INSERT; each gets its ``pk`` and is then a saved instance.
+  one INSERT; each gets its ``pk`` and is then a saved instance;
+- ``write_move(game, fields, rows)``: both, as one statement where the database can (PostgreSQL:
+  the INSERT as a data-modifying ``WITH`` of the UPDATE, which returns the new rows' ids), so a
+  move's writes take one round trip, not two (each cost the worker more than what it wrote).
 """
 
 from __future__ import annotations
@@ -40,13 +43,17 @@ def _update_sql(alias: str, names: tuple[str, ...]) -> tuple[str, list[Field]]:
     return sql, fields
 
 
+def _update_values(game: Game, columns: list[Field], connection) -> list:
+    return [*(f.get_db_prep_save(f.pre_save(game, False), connection) for f in columns), game.pk]
+
+
 def update_game(game: Game, fields: list[str], *, using: str = "default") -> None:
     """Write ``fields`` of ``game``'s row, as ``game.save(update_fields=fields)`` does."""
     connection = connections[using]
     sql, columns = _update_sql(using, tuple(dict.fromkeys(fields)))
-    values = [f.get_db_prep_save(f.pre_save(game, False), connection) for f in columns]
+    values = _update_values(game, columns, connection)
     with connection.cursor() as cursor:
-        cursor.execute(sql, [*values, game.pk])
+        cursor.execute(sql, values)
         if cursor.rowcount != 1:
             raise DatabaseError("Save with update_fields did not affect any rows.")
 
@@ -73,7 +80,7 @@ def insert_actions(rows: list[GameAction], *, using: str = "default") -> None:
         return
     connection = connections[using]
     sql, fields, returning = _insert_sql(using, len(rows))
-    values = [f.get_db_prep_save(f.pre_save(row, True), connection) for row in rows for f in fields]
+    values = _insert_values(rows, fields, connection)
     with connection.cursor() as cursor:
         cursor.execute(sql, values)
         if returning:
@@ -85,7 +92,47 @@ def insert_actions(rows: list[GameAction], *, using: str = "default") -> None:
                                                                 seq__in=[row.seq for row in rows])
                          .values_list("seq", "pk"))
             ids = [found[row.seq] for row in rows]
+    _saved(rows, ids, using)
+
+
+def _insert_values(rows: list[GameAction], fields: list[Field], connection) -> list:
+    return [f.get_db_prep_save(f.pre_save(row, True), connection) for row in rows for f in fields]
+
+
+def _saved(rows: list[GameAction], ids: list[int], using: str) -> None:
     for row, pk in zip(rows, ids, strict=True):
         row.pk = pk
         row._state.adding = False
         row._state.db = using
+
+
+@cache
+def _move_sql(alias: str, names: tuple[str, ...], rows: int) -> tuple[str, list[Field], list[Field]]:
+    connection = connections[alias]
+    quote = connection.ops.quote_name
+    update, columns = _update_sql(alias, names)
+    insert, fields, _returning = _insert_sql(alias, rows)
+    # (The ids in the order the rows were inserted: their sequence's, which is VALUES order.)
+    sql = (f"WITH new_rows AS ({insert}) {update}"
+           f" RETURNING (SELECT array_agg({quote(GameAction._meta.pk.column)}"
+           f" ORDER BY {quote(GameAction._meta.pk.column)}) FROM new_rows)")
+    return sql, columns, fields
+
+
+def write_move(game: Game, fields: list[str], rows: list[GameAction], *, using: str = "default") -> None:
+    """``insert_actions(rows)`` and ``update_game(game, fields)``, in one statement on PostgreSQL
+    (elsewhere the two of them): the same rows, and the same DatabaseError when the game's row
+    is gone (the log rows are then not written either, with the transaction rolled back)."""
+    connection = connections[using]
+    if not rows or connection.vendor != "postgresql":
+        insert_actions(rows, using=using)
+        update_game(game, fields, using=using)
+        return
+    sql, columns, row_fields = _move_sql(using, tuple(dict.fromkeys(fields)), len(rows))
+    values = [*_insert_values(rows, row_fields, connection), *_update_values(game, columns, connection)]
+    with connection.cursor() as cursor:
+        cursor.execute(sql, values)
+        found = cursor.fetchone()
+    if found is None:
+        raise DatabaseError("Save with update_fields did not affect any rows.")
+    _saved(rows, found[0], using)

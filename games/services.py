@@ -612,7 +612,6 @@ def _write(sub: Submission, seats: list[Seat], *, fresh: bool = False) -> None:
     waited on gets their e-mail (notifications.services.plan_game: once per wait)."""
     game, state, before = sub.game, sub.state, sub.before
     now = timezone.now()
-    hot_writes.insert_actions([row for row in sub.rows if row.pk is None])
     new = state.to_json()
     waiting = waiting_on(state)
     moved = fresh or before is None or _decision(before) != _decision(new)
@@ -640,7 +639,8 @@ def _write(sub: Submission, seats: list[Seat], *, fresh: bool = False) -> None:
         Table.objects.filter(pk=game.table_id).update(status=Table.Status.FINISHED)
         # Ratings, XP and achievements come from the record once it is committed (ratings app).
         queue_on_commit("ratings.tasks.record_game_result", game.pk)
-    hot_writes.update_game(game, fields)  # (game.save(update_fields=fields), compiled once)
+    # The log rows the move added and game.save(update_fields=fields), compiled once: one statement.
+    hot_writes.write_move(game, fields, [row for row in sub.rows if row.pk is None])
     # The position the open pages will ask for the changes from (games/positions.py), kept
     # before they hear of the new version, once it is committed (games/live.py).
     positions.remember_on_commit(game, seats)

@@ -96,3 +96,53 @@ def test_log_rows_as_create_writes_them(alice, bob):
         assert _row(GameAction, a.pk)["created_at"] == a.created_at
     assert [r.seq for r in GameAction.objects.filter(game=game).order_by("-seq")[:2]] == [last + 2, last + 1]
     hot_writes.insert_actions([])  # nothing to write: no query
+
+
+def test_a_move_writes_the_log_rows_and_the_games_row_in_one_statement_as_the_two_writes_do(alice, bob):
+    game = autoplay(start_game(alice, bob), 12)
+    twin = autoplay(start_game(alice, bob), 12)
+    fields = ["state", "version", "round", "current_seat", "pending", "waiting_seats", "deadline", "updated_at"]
+
+    def rows(g):
+        last = GameAction.objects.filter(game=g).order_by("-seq").first().seq
+        return [GameAction(game=g, seq=last + 1 + i, seat=i % 2, user=alice if i % 2 == 0 else None,
+                           action={"type": "roll", "i": i}, events=[{"e": "rolled", "n": i}], source="player")
+                for i in range(3)]
+
+    deadline = timezone.now() + timedelta(hours=1)
+    for g in (game, twin):
+        g.state = {**game.state, "note": "ü"}
+        g.version += 1
+        g.pending, g.waiting_seats = "buy", [1]
+        g.deadline = deadline
+    fast = rows(game)
+    with CaptureQueriesContext(connection) as ctx:
+        hot_writes.write_move(game, fields, fast)
+    slow = rows(twin)
+    hot_writes.insert_actions(slow)
+    hot_writes.update_game(twin, fields)
+
+    assert len(ctx) == (1 if connection.vendor == "postgresql" else 2)
+    got, want = _row(Game, game.pk), _row(Game, twin.pk)
+    for name in ("id", "table_id", "updated_at", "started_at", "seed"):
+        got.pop(name), want.pop(name)
+    assert got == want and got["state"]["note"] == "ü"
+    # Each row has its own id, in the order of the rows, and reads as the plain INSERT wrote it.
+    assert [r.seq for r in fast] == [GameAction.objects.get(pk=r.pk).seq for r in fast]
+    for a, b in zip(fast, slow, strict=True):
+        assert a._state.adding is False and a._state.db == "default"
+        x, y = _row(GameAction, a.pk), _row(GameAction, b.pk)
+        for name in ("id", "game_id", "created_at"):
+            x.pop(name), y.pop(name)
+        assert x == y
+
+
+def test_a_move_on_a_game_row_that_is_gone_raises_and_writes_no_log_rows(alice, bob):
+    from django.db import transaction
+
+    game = start_game(alice, bob)
+    ghost = Game(pk=10**9, table_id=game.table_id, state={}, seed=1, version=1)
+    rows = [GameAction(game=game, seq=999, seat=0, action={"type": "roll"}, events=[], source="player")]
+    with pytest.raises(DatabaseError), transaction.atomic():
+        hot_writes.write_move(ghost, ["version"], rows)
+    assert not GameAction.objects.filter(game=game, seq=999).exists()

@@ -116,6 +116,12 @@ def test_the_page_scripts_move_reads_only_the_game_and_its_seats(client, alice, 
     reads = [sanctions.sub("", q).split(" FROM ")[1].split()[0] for q in selects]
     assert reads == ['"accounts_user"', '"games_game"', '"games_seat"'], reads
     quiet = ("SELECT", "BEGIN", "COMMIT", "SAVEPOINT", "RELEASE")
-    writes = [q.split()[0] for q in sql_of(ctx) if not q.startswith(quiet)]
-    # The log row, the game; a roll that lands on a deed changes no deed row.
-    assert sorted(writes) == ["INSERT", "UPDATE"], writes
+    writes = [q for q in sql_of(ctx) if not q.startswith(quiet)]
+    # The log row, the game; a roll that lands on a deed changes no deed row. On PostgreSQL, one
+    # statement (games/hot_writes.py write_move).
+    if connection.vendor == "postgresql":
+        assert len(writes) == 1, writes
+        assert re.fullmatch(r'WITH new_rows AS \(INSERT INTO "games_gameaction" .*\) UPDATE "games_game" .*',
+                            writes[0]), writes
+    else:
+        assert sorted(q.split()[0] for q in writes) == ["INSERT", "UPDATE"], writes
