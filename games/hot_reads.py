@@ -16,7 +16,9 @@ ORM would build, related objects cached as ``select_related`` caches them.
   row only, where the database can say so; nothing to lock on SQLite, as for the ORM);
 - ``seats_with_users(table_id)``: ``Seat.objects.filter(table_id=...).select_related("user")``
   in ``Seat.Meta.ordering``; with ``lockout_at``, each seat's user's lockout as well, held to
-  ``moderation.selectors.lockout``.
+  ``moderation.selectors.lockout``;
+- ``game_with_seats(game_id, lock=..., lockout_at=...)``: both of them in one query (the seats
+  joined to the game's row, which is locked alone): what a move reads, in one round trip.
 """
 
 from __future__ import annotations
@@ -80,18 +82,46 @@ def _game_sql(alias: str, lock: bool) -> tuple[str, _Columns, _Columns]:
     return sql, game, table
 
 
+def _seat_order(connection) -> str:
+    quote = connection.ops.quote_name
+    return ", ".join(f"s.{quote(Seat._meta.get_field(name.lstrip('-')).column)}{' DESC' if name[0] == '-' else ''}"
+                     for name in Seat._meta.ordering)
+
+
+def _user_join(connection) -> str:
+    quote = connection.ops.quote_name
+    return (f" LEFT OUTER JOIN {quote(User._meta.db_table)} u"
+            f" ON u.{quote(User._meta.pk.column)} = s.{quote('user_id')}")
+
+
 @cache
 def _seats_sql(alias: str, lockout: bool) -> tuple[str, _Columns, _Columns]:
     connection = connections[alias]
     seat, user = _columns(Seat, "s", connection), _columns(User, "u", connection)
     quote = connection.ops.quote_name
-    order = ", ".join(f"s.{quote(Seat._meta.get_field(name.lstrip('-')).column)}{' DESC' if name[0] == '-' else ''}"
-                      for name in Seat._meta.ordering)
     locked = f", {_lockout_sql(connection)}" if lockout else ""
-    sql = (f"SELECT {seat.select}, {user.select}{locked} FROM {quote(Seat._meta.db_table)} s"
-           f" LEFT OUTER JOIN {quote(User._meta.db_table)} u ON u.{quote(User._meta.pk.column)} = s.{quote('user_id')}"
-           f" WHERE s.{quote('table_id')} = %s ORDER BY {order}")
+    sql = (f"SELECT {seat.select}, {user.select}{locked} FROM {quote(Seat._meta.db_table)} s{_user_join(connection)}"
+           f" WHERE s.{quote('table_id')} = %s ORDER BY {_seat_order(connection)}")
     return sql, seat, user
+
+
+@cache
+def _game_seats_sql(alias: str, lock: bool, lockout: bool) -> tuple[str, list[_Columns]]:
+    connection = connections[alias]
+    cols = [_columns(Game, "g", connection), _columns(Table, "t", connection),
+            _columns(Seat, "s", connection), _columns(User, "u", connection)]
+    quote = connection.ops.quote_name
+    locked = f", {_lockout_sql(connection)}" if lockout else ""
+    sql = (f"SELECT {', '.join(c.select for c in cols)}{locked} FROM {quote(Game._meta.db_table)} g"
+           f" INNER JOIN {quote(Table._meta.db_table)} t ON t.{quote(Table._meta.pk.column)} = g.{quote('table_id')}"
+           f" LEFT OUTER JOIN {quote(Seat._meta.db_table)} s ON s.{quote('table_id')} = g.{quote('table_id')}"
+           f"{_user_join(connection)}"
+           f" WHERE g.{quote(Game._meta.pk.column)} = %s ORDER BY {_seat_order(connection)}")
+    features = connection.features
+    if lock and features.has_select_for_update:
+        # (The game's row only: the seats and users are read, not locked.)
+        sql += " FOR UPDATE OF g" if features.has_select_for_update_of else " FOR UPDATE"
+    return sql, cols
 
 
 def _lockout_sql(connection) -> str:
@@ -139,14 +169,38 @@ def seats_with_users(table_id: int, *, lockout_at: datetime | None = None, using
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
         rows = cursor.fetchall()
+    return [_seat(row, seat_cols, user_cols, lockout_at is not None, connection) for row in rows]
+
+
+def _seat(row: tuple, seat_cols: _Columns, user_cols: _Columns, lockout: bool, connection) -> Seat:
+    """A seat from ``row``: its columns, its user's, then (with ``lockout``) the lockout's."""
     n, m = len(seat_cols.names), len(seat_cols.names) + len(user_cols.names)
-    user_field = Seat._meta.get_field("user")
-    seats = []
-    for row in rows:
-        seat = seat_cols.build(row[:n], connection)
-        user = user_cols.build(row[n:m], connection) if seat.user_id is not None else None
-        user_field.set_cached_value(seat, user)
-        if lockout_at is not None:
-            seat.locked_out = bool(row[m])
-        seats.append(seat)
-    return seats
+    seat = seat_cols.build(row[:n], connection)
+    user = user_cols.build(row[n:m], connection) if seat.user_id is not None else None
+    Seat._meta.get_field("user").set_cached_value(seat, user)
+    if lockout:
+        seat.locked_out = bool(row[m])
+    return seat
+
+
+def game_with_seats(game_id: int, *, lock: bool = False, lockout_at: datetime | None = None,
+                    using: str = "default") -> tuple[Game, list[Seat]] | None:
+    """``game_with_table(game_id, lock=lock)`` and ``seats_with_users(its table, lockout_at=...)``
+    in one query (None for no such game)."""
+    sql, (game_cols, table_cols, seat_cols, user_cols) = _game_seats_sql(using, lock, lockout_at is not None)
+    connection = connections[using]
+    params: list[Any] = [int(game_id)]
+    if lockout_at is not None:
+        params.insert(0, Sanction._meta.get_field("until").get_db_prep_value(lockout_at, connection))
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        rows = cursor.fetchall()
+    if not rows:
+        return None
+    g, t = len(game_cols.names), len(game_cols.names) + len(table_cols.names)
+    game = game_cols.build(rows[0][:g], connection)
+    Game._meta.get_field("table").set_cached_value(game, table_cols.build(rows[0][g:t], connection))
+    # (A table without seats gives one row, its seat's columns all NULL.)
+    seats = [_seat(row[t:], seat_cols, user_cols, lockout_at is not None, connection)
+             for row in rows if row[t] is not None]
+    return game, seats

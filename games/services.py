@@ -755,6 +755,15 @@ def _locked_game(game_id: int) -> Game:
     return game
 
 
+def _locked_game_and_seats(game_id: int, *, lockout_at: datetime | None = None) -> tuple[Game, list[Seat]]:
+    """``_locked_game`` and ``_seats(game, None, lockout_at=...)``, in one query
+    (hot_reads.game_with_seats)."""
+    found = hot_reads.game_with_seats(game_id, lock=True, lockout_at=lockout_at)
+    if found is None:
+        raise Game.DoesNotExist(f"no game {game_id}")
+    return found
+
+
 def _seats(game: Game, seats: list[Seat] | None, *, lockout_at: datetime | None = None) -> list[Seat]:
     """The game's seats: the caller's, if it read them for this very game (seats change only
     while a table is open), else read now (with ``lockout_at``, each with its user's lockout:
@@ -800,15 +809,20 @@ def game_submit_actions(*, game: Game | int, user, actions: list[dict], expected
     """Apply several actions of one player as a single move, all or none of them: a counter-offer
     is ``reject`` then ``propose`` (RULES.md 9). Bots answer only after the last action, and the
     version goes up once. Raises like ``game_submit_action``; nothing is written then."""
-    game = _locked_game(game if isinstance(game, int) else game.pk)
+    now = timezone.now()
+    game_id = game if isinstance(game, int) else game.pk
+    if seats:
+        game = _locked_game(game_id)
+        seats = _seats(game, seats, lockout_at=now)
+    else:
+        # The game locked and its seats, in one read; the seats say whether their users are
+        # locked out (no read of its own).
+        game, seats = _locked_game_and_seats(game_id, lockout_at=now)
     if game.status != Game.Status.ACTIVE:
         raise GameError(_("this game is over"))
     if expected_version != game.version:
         raise StaleVersion(
             _("the game has moved on since your page was drawn; here is the current position"))
-    now = timezone.now()
-    # (Read here, the seats say whether their users are locked out: no read of its own.)
-    seats = _seats(game, seats, lockout_at=now)
     seat = _players_seat(seats, user)
     locked = getattr(seat, "locked_out", None)
     if locked is None:  # (seats the caller read)

@@ -134,3 +134,37 @@ def test_the_seats_lockout_is_what_moderation_finds(alice):
                for s in hot_reads.seats_with_users(t.pk, lockout_at=now) if s.user_id}
     assert {n for n, locked in by_name.items() if locked} == {"suspended", "banned", "lifted and suspended"}
     assert not hasattr(hot_reads.seats_with_users(tables[0].pk)[0], "locked_out")
+
+
+def test_the_game_with_its_seats_in_one_query_is_the_two_reads(games, django_user_model):
+    """game_with_seats: game_with_table and seats_with_users (with and without the lockout) in one
+    query, the game's row locked as the locked read locks it."""
+    from django.utils import timezone
+
+    from moderation.models import Sanction
+
+    (played, corr), _open = games
+    gone = Seat.objects.filter(table_id=corr.table_id).exclude(user=None).last()
+    django_user_model.objects.filter(pk=gone.user_id).delete()
+    suspended = Seat.objects.filter(table_id=played.table_id).exclude(user=None).first().user
+    Sanction.objects.create(user=suspended, kind="suspend", reason="x", until=None)
+    now = timezone.now()
+    for game in (played, corr):
+        for lockout_at in (None, now):
+            with transaction.atomic(), CaptureQueriesContext(connection) as ctx:
+                fast, seats = hot_reads.game_with_seats(game.pk, lock=True, lockout_at=lockout_at)
+            assert len(ctx) == 1
+            if connection.features.has_select_for_update_of:
+                assert ctx.captured_queries[0]["sql"].endswith("FOR UPDATE OF g")
+            _same(fast, hot_reads.game_with_table(game.pk))
+            _same(fast.table, hot_reads.game_with_table(game.pk).table)
+            apart = hot_reads.seats_with_users(game.table_id, lockout_at=lockout_at)
+            assert [s.pk for s in seats] == [s.pk for s in apart] and seats
+            for a, b in zip(seats, apart, strict=True):
+                _same(a, b)
+                assert (a.user is None) == (b.user is None)
+                if a.user is not None:
+                    _same(a.user, b.user)
+                assert getattr(a, "locked_out", None) == getattr(b, "locked_out", None)
+    assert any(s.locked_out for s in hot_reads.game_with_seats(played.pk, lockout_at=now)[1])
+    assert hot_reads.game_with_seats(10**9) is None

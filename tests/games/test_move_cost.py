@@ -72,6 +72,10 @@ def test_auction_and_trade_rows_still_follow_the_game(alice, bob):
     assert trade.status == TradeRow.Status.CANCELLED
 
 
+# The subquery of the sanctions in the seats' read (whether the mover is locked out).
+SANCTIONS = re.compile(r'EXISTS \(SELECT 1 FROM "moderation_sanction" x .*?\)\)')
+
+
 def test_a_move_answers_with_the_position_it_wrote_without_reading_it_back(client, alice, bob):
     game = start_game(alice, bob)
     client.force_login(users_by_seat(game)[game.waiting_seats[0]])
@@ -85,9 +89,10 @@ def test_a_move_answers_with_the_position_it_wrote_without_reading_it_back(clien
 
     assert response.status_code == 200
     assert f'data-version="{game.version + 1}"' in response.content.decode()
-    reads = [q for q in sql_of(ctx) if q.startswith("SELECT") and q.split(" FROM ")[1].startswith('"games_game"')]
-    # One locked read in the service (which checks the player); none before it, none after the
-    # write.
+    reads = [q for q in sql_of(ctx)
+             if q.startswith("SELECT") and SANCTIONS.sub("", q).split(" FROM ")[1].startswith('"games_game"')]
+    # One locked read in the service (which checks the player, and reads the seats with it); none
+    # before it, none after the write.
     assert len(reads) == 1, reads
     if connection.features.has_select_for_update:
         assert "FOR UPDATE" in reads[0], reads
@@ -111,10 +116,11 @@ def test_the_page_scripts_move_reads_only_the_game_and_its_seats(client, alice, 
     assert response.status_code == 200 and "hx-swap-oob" in response.content.decode()
     selects = [q for q in sql_of(ctx) if q.startswith("SELECT")]
     # The seats' read says whether the mover is locked out (a subquery of the sanctions).
-    sanctions = re.compile(r'EXISTS \(SELECT 1 FROM "moderation_sanction" x .*?\)\)')
-    assert len(sanctions.findall(selects[-1])) == 1, selects[-1]
-    reads = [sanctions.sub("", q).split(" FROM ")[1].split()[0] for q in selects]
-    assert reads == ['"accounts_user"', '"games_game"', '"games_seat"'], reads
+    assert len(SANCTIONS.findall(selects[-1])) == 1, selects[-1]
+    reads = [SANCTIONS.sub("", q).split(" FROM ")[1].split()[0] for q in selects]
+    # The game's read joins its seats (hot_reads.game_with_seats): one round trip.
+    assert reads == ['"accounts_user"', '"games_game"'], reads
+    assert ' LEFT OUTER JOIN "games_seat" s ' in selects[-1], selects[-1]
     quiet = ("SELECT", "BEGIN", "COMMIT", "SAVEPOINT", "RELEASE")
     writes = [q for q in sql_of(ctx) if not q.startswith(quiet)]
     # The log row, the game; a roll that lands on a deed changes no deed row. On PostgreSQL, one
