@@ -47,6 +47,7 @@ import argparse
 import asyncio
 import atexit
 import cProfile
+import json
 import os
 import pstats
 import random
@@ -449,6 +450,23 @@ async def wait_until_up(base: str, proc: subprocess.Popen) -> None:
 class Seat:
     client: object  # httpx.AsyncClient with the player's session and CSRF cookies
     csrf: str = ""
+    # The marks of what the player's page shows (games/views/move_parts.py), sent with its moves
+    # as the page's script sends them: those of the page's last answer. (The bench's pages hear
+    # nothing of the other player's moves: a move's answer also carries the parts they changed,
+    # more than a page kept up to date by push would get.)
+    marks: str = "1"
+
+
+MARKS = re.compile(r'<div id="game"[^>]*? data-marks="([^"]*)"')
+
+
+def marks_after(r, before: str) -> str:
+    """The page's marks after answer ``r``: its ``game:moved`` event's, or the full fragment's."""
+    trigger = r.headers.get("HX-Trigger")
+    if trigger and "game:moved" in trigger:
+        return json.loads(trigger)["game:moved"].get("marks", before)
+    found = MARKS.search(r.text) if r.status_code == 200 else None
+    return found.group(1) if found else before
 
 
 @dataclass
@@ -464,6 +482,7 @@ async def open_page(game: BenchGame, seat: Seat) -> int:
     response = await seat.client.get(f"/games/{game.pk}/")
     response.raise_for_status()
     seat.csrf = seat.client.cookies.get("csrftoken") or ""
+    seat.marks = marks_after(response, seat.marks)
     match = re.search(r'data-version="(\d+)"', response.text)
     assert seat.csrf and match, "the game page has no CSRF cookie or version"
     return int(match.group(1))
@@ -540,7 +559,7 @@ async def game_loop(
             headers["HX-Request"] = "true"
             # As the page's script asks (games/views/move_parts.py): only the changed parts.
             if parts:
-                headers["X-Game-Parts"] = "1"
+                headers["X-Game-Parts"] = seat.marks
             if sent is not None:
                 sent[(game.pk, info["version"] + 1)] = time.perf_counter()
         elif mode == "json":
@@ -551,6 +570,8 @@ async def game_loop(
             f"/games/{game.pk}/act/", data={"version": info["version"], **fields}, headers=headers
         )
         act.add(time.perf_counter() - t, r.status_code)
+        if mode == "htmx":
+            seat.marks = marks_after(r, seat.marks)
         if mode == "json" and r.status_code == 200:
             moved = r.json()
             info = {
@@ -752,23 +773,24 @@ async def push_latency(base: str, games: list[BenchGame], seconds: float, think:
     act, legal = Series("moves"), Series("legal")
 
     def watch(game: BenchGame):
-        shown = [None]
+        shown = [None, "1"]  # the version and the marks the page shows
 
         async def on_version(v: int) -> None:
             if shown[0] is None:
-                shown[0] = v
+                page = await watchers.get(f"/games/{game.pk}/", headers={"HX-Request": "true"})
+                shown[:] = [v, marks_after(page, shown[1])]
                 return
             t0 = sent.pop((game.pk, v), None)
             if t0 is not None:
                 to_event.append(time.perf_counter() - t0)
-            # As the page's script asks (game.js): only the parts changed since the version shown.
+            # As the page's script asks (game.js): only the parts that differ from what it shows.
             r = await watchers.get(f"/games/{game.pk}/poll/?v={shown[0]}",
-                                   headers={"HX-Request": "true", "X-Game-Parts": "1"})
+                                   headers={"HX-Request": "true", "X-Game-Parts": shown[1]})
             if t0 is not None and r.status_code == 200:
                 to_page.append(time.perf_counter() - t0)
             if r.status_code == 200:
                 fetched.append((len(r.content), r.headers.get("HX-Reswap") == "none"))
-            shown[0] = v
+            shown[:] = [v, marks_after(r, shown[1])]
 
         return _stream_events(watchers, f"/games/{game.pk}/events/", on_version)
 
@@ -890,10 +912,12 @@ def profile_moves(moves: int) -> None:
     make_users(0)
     users = make_extra_users("p", 2)
     game = make_game(*users, pace="live", name="Profile")
-    clients = {}
+    clients, marks = {}, {}
     for seat, user in enumerate(users):
         clients[seat] = Client()
         clients[seat].force_login(user)
+        page = clients[seat].get(f"/games/{game.pk}/", HTTP_HX_REQUEST="true")
+        marks[seat] = MARKS.search(page.content.decode()).group(1)
     rng = random.Random(11)
     prof = cProfile.Profile()
     started = time.perf_counter()
@@ -910,9 +934,12 @@ def profile_moves(moves: int) -> None:
         prof.enable()
         response = clients[seat].post(
             f"/games/{game.pk}/act/", {"version": info["version"], **fields}, HTTP_HX_REQUEST="true",
-            HTTP_X_GAME_PARTS="1",
+            HTTP_X_GAME_PARTS=marks[seat],
         )
         prof.disable()
+        trigger = json.loads(response.headers.get("HX-Trigger") or "{}").get("game:moved")
+        found = MARKS.search(response.content.decode())
+        marks[seat] = trigger["marks"] if trigger else found.group(1) if found else marks[seat]
         assert response.status_code == 200, response.content[:300]
         made += 1
     print(

@@ -160,13 +160,21 @@ def _move_deadline(game, seat: int, by: timedelta) -> None:
     back), and its reminder with it, as a fresh deadline's would (issue 14: at a quarter of the
     time left; sent again if the one of the old deadline went out already). The version goes up
     either way, so that open pages show the vacation."""
-    fields = ["version", "updated_at"]
+    fields = ["version", "aids", "updated_at"]
     if by and game.deadline is not None and seat in (game.waiting_seats or []):
         game.deadline += by
         game.reminder_at = services._reminder_at(game)
         fields += ["deadline", "reminder_at"]
     game.version += 1
+    game.aids = _outside_the_parts(game.aids, game.version)
     game.save(update_fields=fields)
+
+
+def _outside_the_parts(aids: dict | None, version: int) -> dict:
+    """``Game.aids`` marked with the version that changed what the aids panel shows: the page's
+    frame mark changes with it, so that a page from before gets the whole fragment, not only the
+    parts a move redraws (games/views/move_parts.py)."""
+    return {**(aids or {}), "shown": version}
 
 
 # ---------------------------------------------------------------------------------------------
@@ -195,8 +203,8 @@ def _bump(game, pause=None) -> None:
         aids["pause"] = "paused"
     elif pause is not None and pause.status == pause.Status.RESUMING:
         aids["pause"] = pause.resume_at.isoformat()
-    game.aids = aids
     game.version += 1
+    game.aids = _outside_the_parts(aids, game.version)
     game.save(update_fields=["version", "deadline", "aids", "updated_at"])
     if "pause" not in aids:
         services.queue_site_action(game)  # a bot due before the request plays on

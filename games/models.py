@@ -191,7 +191,8 @@ class Game(models.Model):
     reminder_at = models.DateTimeField(null=True, blank=True, db_index=True)
     # What the aids of issue 10 need at every move, read with the game's locked row (no query
     # more): "orders", the seats with standing orders (games/standing.py); "pause", "paused" or
-    # the ISO time a live game's countdown to resume ends (games/pause.py).
+    # the ISO time a live game's countdown to resume ends (games/pause.py); "shown", the version
+    # of the last change to what the aids panel shows (games/aids.py: the page's frame mark).
     aids = models.JSONField(default=dict, blank=True)
     started_at = models.DateTimeField(auto_now_add=True)
     finished_at = models.DateTimeField(null=True, blank=True)

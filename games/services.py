@@ -27,7 +27,7 @@ from django.utils.translation import gettext_lazy as _
 from accounts.models import User
 from config.celery import app as celery_app
 from config.celery import queue_on_commit
-from games import hot_reads, hot_writes, live, pause, positions, records, standing, vacation
+from games import hot_reads, hot_writes, live, pause, records, standing, vacation
 from games.engine import (
     EngineError,
     GameState,
@@ -641,9 +641,6 @@ def _write(sub: Submission, seats: list[Seat], *, fresh: bool = False) -> None:
         queue_on_commit("ratings.tasks.record_game_result", game.pk)
     # The log rows the move added and game.save(update_fields=fields), compiled once: one statement.
     hot_writes.write_move(game, fields, [row for row in sub.rows if row.pk is None])
-    # The position the open pages will ask for the changes from (games/positions.py), kept
-    # before they hear of the new version, once it is committed (games/live.py).
-    positions.remember_on_commit(game, seats)
     live.publish_on_commit(game.pk, game.version)
     _sync_rows(game, state, before, sub.events, now)
     if game.table.pace == Table.Pace.CORRESPONDENCE:

@@ -1,22 +1,31 @@
 """A move's cheap answer (issue 12): only what the move changed, not the whole game fragment.
 
-The page that posted the move showed the position at the version the move quoted (a stale move
-is refused with the full fragment), so the position before the move is known exactly: the
-view's copy of the game, read before the service locked and changed it. Comparing the page's
-parts before and after gives what to redraw:
+The page says what it shows: each part of it has a mark, a short digest of what its markup
+shows (``page_marks``), and the page sends the marks of what it shows with its move and its
+fetches (``X-Game-Parts``; game.js keeps them on ``#game[data-marks]``, from the full fragment
+and from each answer's ``game:moved`` event). The answer redraws each part whose mark the
+position now gives differs from the page's:
 
 - the centre of the board (the decision, dice, offer and the forms, whose hidden ``version``
-  fields must be the new one);
-- each square whose marks changed (``present.square_marks``: what its markup shows) and each
-  player card whose view changed (``present.players_view``);
-- the log entries the move added, at the top of the list, and the oldest ones pushed past the
-  first page taken off, as a full render would show them;
+  fields must be the new one), always;
+- each square whose marks changed (``present.square_marks``: what its markup shows; the free
+  parking corner with the pool) and each player card whose view changed
+  (``present.players_view``, with the deadline on the badge of a player waited on);
+- the log entries newer than the newest the page shows, at the top of the list, and the oldest
+  ones pushed past the first page taken off, as a full render would show them;
 - the slots of the tools (manage, trade builder) and of the surrender panel, when what they
   show changed (game_body.html); their forms' hidden ``version`` may then be older than the
   page: the page's script posts the version the page is at (game.js). The trade builder's
   contents are not compared: game.js fetches the builder afresh when its player opens it on a
   page that has moved on since it was drawn (``_tools``);
 - a refusal's message still shown, removed (its slot emptied).
+
+What the parts do not draw has one mark for all of it, the frame: how often the page polls,
+whether the viewer still plays, and ``Game.aids`` (the aids panel: a vacation or a pause changes
+it, games/aids.py). A frame that differs, marks that are missing or malformed (a page from
+before them), a flash to show, or a game over get the full fragment instead. Nothing needs to
+be kept of past positions: the page's marks are the position it shows, however many moves and
+whoever's behind it is.
 
 Each part is drawn by the same entry points the full render uses (page_html's ``squares_html``,
 ``players_html``, ``log_html``, ``decision_html``, ``tools_html``, ``surrender_html``,
@@ -26,10 +35,8 @@ the entry point's element itself gets the attribute): htmx swaps each where it b
 leaves the rest of the page alone. (Not htmx's ``<template hx type="partial">``: it looks for
 each target from the element that made the request, which the centre's swap takes off the page.)
 
-The answer carries the new version (the ``game:moved``
-event): game.js keeps ``#game[data-version]`` and the poll's ``?v=`` up to date with it, and a
-page that ever sees a version it skipped fetches the whole fragment (game.js, the push and the
-poll).
+The answer carries the new version and marks (the ``game:moved`` event): game.js keeps
+``#game[data-version]``, the poll's ``?v=`` and ``#game[data-marks]`` up to date with them.
 
 Only the page's JavaScript asks for this answer (``X-Game-Parts``); other htmx clients, and a
 move that ends the game (its banner and summary), get the full fragment.
@@ -38,13 +45,15 @@ move that ends the game (its banner and summary), get the full fragment.
 from __future__ import annotations
 
 import re
+import zlib
+from functools import lru_cache
 from typing import Any
 
 from django.http import HttpRequest, HttpResponse
 from django_htmx.http import reswap, trigger_client_event
 
 from games.links import deed_cards_path
-from games.models import Game, Seat
+from games.models import Game
 from games.views import present
 from games.views.page_html import (
     decision_html,
@@ -57,10 +66,72 @@ from games.views.page_html import (
 )
 
 HEADER = "X-Game-Parts"
+# A mark: a part's key (the frame "f", square "s12", player "p3", the tools "t", the surrender
+# panel "u") and a digest, or the log's newest entry ("l" and its number); the page's marks are
+# these, space-separated. (Their digests: 24 bits of CRC-32 of what the part shows.)
+_MARK = re.compile(r"[a-z]\d{0,3}\.[0-9a-f]{1,8}")
+_MAX_HEADER = 2000
 
 
 def wanted(request: HttpRequest) -> bool:
-    return bool(request.htmx) and request.headers.get(HEADER) == "1"
+    return bool(request.htmx) and HEADER in request.headers
+
+
+def shown_marks(request: HttpRequest) -> dict[str, str] | None:
+    """The marks of what the page shows, from its ``X-Game-Parts``; None when there are none to
+    read (a page from before them sends "1"), or they are malformed or too long."""
+    text = request.headers.get(HEADER, "")
+    if not text or len(text) > _MAX_HEADER:
+        return None
+    marks = {}
+    for mark in text.split(" "):
+        if not _MARK.fullmatch(mark):
+            return None
+        key, _dot, value = mark.partition(".")
+        marks[key] = value
+    return marks
+
+
+def _digest(value: Any) -> str:
+    return format(zlib.crc32(repr(value).encode()) & 0xFFFFFF, "x")
+
+
+@lru_cache(maxsize=8192)
+def _kept_digest(marks: tuple) -> str:
+    """The digest of a square's or a card's marks, kept: most of them are the same from one
+    position to the next (and every unowned square without a token has the same marks), so a
+    page's 40 squares and its cards cost a lookup each, not a repr. (Each field of the marks
+    always holds the same type: no two marks that compare equal draw differently.)"""
+    return _digest(marks)
+
+
+def page_marks(ctx: dict[str, Any]) -> dict[str, str]:
+    """The marks of the game fragment drawn from ``ctx`` (games.views.play._context): what each
+    part shows, as the page will send them back."""
+    state, players, choices, economy = ctx["state"], ctx["players"], ctx["choices"], ctx["economy"]
+    me = ctx["me"]
+    acting = _acting(ctx)
+    marks = {"f": _digest((ctx["poll_seconds"], ctx["game"].aids, me and me.bot,
+                           me is not None and state.players[me.position].bankrupt))}
+    pool = (economy.get("free_parking"), economy.get("jackpot"))
+    for i, m in enumerate(present.square_marks(state, players, targets=choices.targets)):
+        marks[f"s{i}"] = _kept_digest((m, pool) if present.CORNERS.get(i) == "parking" else m)
+    deadline = ctx["deadline"]
+    for k, p in enumerate(players):
+        marks[f"p{k}"] = _kept_digest((present.card_marks(p), deadline if p["waiting"] else None))
+    marks["t"] = _digest(_tools(state, acting, choices))
+    marks["u"] = _digest(ctx["is_player"] and "surrender" in choices.types)
+    marks["l"] = format(state.seq, "x")
+    return marks
+
+
+def marks_text(marks: dict[str, str]) -> str:
+    return " ".join(f"{key}.{value}" for key, value in marks.items())
+
+
+def _acting(ctx: dict[str, Any]) -> int | None:
+    me = ctx["me"]
+    return ctx["my_seat"] if me is not None and not me.bot else None
 
 
 def _into(target: str, swap: str, html: str = "") -> str:
@@ -96,67 +167,69 @@ def _tools(st, acting: int | None, choices) -> tuple:
     return choices.debt, choices.manage, others or None
 
 
-def move_answer(request: HttpRequest, *, before: Game, seats: list[Seat], ctx: dict[str, Any], log_page: int,
-                shown_state) -> HttpResponse | None:
-    """The parts a move changed, as out-of-band swaps; None when the full fragment must go
-    (the game is over now). ``before`` is the game as the page showed it, ``ctx`` the page's
-    context after the move (games.views.play._context), ``shown_state`` play._shown_state."""
+def move_answer(request: HttpRequest, *, ctx: dict[str, Any], shown: dict[str, str] | None, log_page: int,
+                log_from: int | None = None) -> HttpResponse | None:
+    """The parts that differ from what the page shows (its marks, ``shown``), as out-of-band
+    swaps; None when the full fragment must go (see the module's doc). ``ctx`` is the page's
+    context now (games.views.play._context); ``log_from``: the number of the oldest log entry
+    in ``ctx["log"]`` when it holds only the newest ones (a move's rows), which the page must
+    then already show all entries before."""
     game: Game = ctx["game"]
-    if not ctx["active"]:
+    if not ctx["active"] or shown is None or ctx["flash"] is not None:
+        return None
+    marks = ctx["marks"]
+    if shown.get("f") != marks["f"] or not set(marks) <= set(shown):
         return None
     try:
-        parts = _parts(request, before=before, seats=seats, ctx=ctx, log_page=log_page, shown_state=shown_state)
+        seen = int(shown["l"], 16)
+    except ValueError:
+        return None
+    if (log_from is not None and seen + 1 < log_from) or seen > ctx["state"].seq:
+        return None
+    try:
+        parts = _parts(request, ctx=ctx, shown=shown, seen=seen, log_page=log_page)
     except _Unmarkable:
         return None
     response = HttpResponse("".join(parts))
     # Nothing but out-of-band swaps: #game itself stays.
     response = reswap(response, "none")
-    return trigger_client_event(response, "game:moved", {"version": game.version})
+    return trigger_client_event(response, "game:moved", {"version": game.version, "marks": marks_text(marks)})
 
 
-def _parts(request: HttpRequest, *, before: Game, seats: list[Seat], ctx: dict[str, Any], log_page: int,
-           shown_state) -> list[str]:
+def _parts(request: HttpRequest, *, ctx: dict[str, Any], shown: dict[str, str], seen: int,
+           log_page: int) -> list[str]:
     game: Game = ctx["game"]
-    me: Seat | None = ctx["me"]
-    my = ctx["my_seat"]
-    acting = my if me is not None and not me.bot else None
-    old = shown_state(before.state, seats)
-    old_players = present.players_view(old, me=my)
-    old_choices = present.choices_for(old, acting)
-    old_economy = present.economy_view(old)
-    state, players, new_choices = ctx["state"], ctx["players"], ctx["choices"]
+    state, players, choices, marks = ctx["state"], ctx["players"], ctx["choices"], ctx["marks"]
 
     parts = [_into("#game-flash", "innerHTML")]
     parts.append(_into("#game .centre", "innerHTML",
                        decision_html(ctx, request)))
 
     economy = ctx["economy"]
-    pool_changed = any(old_economy.get(k) != economy.get(k) for k in ("free_parking", "jackpot"))
-    marks = zip(present.square_marks(old, old_players, targets=old_choices.targets),
-                present.square_marks(state, players, targets=new_choices.targets), strict=True)
-    for i, (a, b) in enumerate(marks):
-        if a != b or (pool_changed and present.CORNERS.get(i) == "parking"):
-            sq = present.square_view(state, players, i, targets=new_choices.targets)
+    for i in range(len(state.board.squares)):
+        key = f"s{i}"
+        if shown[key] != marks[key]:
+            sq = present.square_view(state, players, i, targets=choices.targets)
             parts.append(_instead_of(f"#game .board .squares > .sq:nth-child({i + 1})",
                                      square_html(sq, economy=economy, game_id=game.pk)))
 
-    deadline_changed = before.deadline != ctx["deadline"]
     deed_base = deed_cards_path(game.pk)
-    for k, (a, b) in enumerate(zip(old_players, ctx["players"], strict=True)):
-        if a != b or (deadline_changed and (a["waiting"] or b["waiting"])):
+    for k, p in enumerate(players):
+        key = f"p{k}"
+        if shown[key] != marks[key]:
             parts.append(_instead_of(f"#game .players > .player:nth-of-type({k + 1})",
-                                     players_html([b], ctx["deadline"], deed_base=deed_base)))
+                                     players_html([p], ctx["deadline"], deed_base=deed_base)))
 
-    parts.extend(_log_parts(ctx, old.seq, log_page))
+    parts.extend(_log_parts(ctx, seen, log_page))
 
     # The slots, when what they show changed. (Their forms' hidden version may lag behind: the
     # page's script posts the version the page is at, game.js.)
-    if _tools(old, acting, old_choices) != _tools(state, acting, new_choices):
+    if shown["t"] != marks["t"]:
         # (The answer's context comes without a builder: play._context's ``parts``.)
-        ctx = {**ctx, "builder": present.default_builder(state, acting, new_choices)}
+        tools_ctx = {**ctx, "builder": present.default_builder(state, _acting(ctx), choices)}
         parts.append(_into("#game-tools", "innerHTML",
-                           tools_html(ctx, request)))
-    if ctx["is_player"] and ("surrender" in old_choices.types) != ("surrender" in new_choices.types):
+                           tools_html(tools_ctx, request)))
+    if shown["u"] != marks["u"]:
         parts.append(_into("#game-surrender", "innerHTML",
                            surrender_html(ctx, request)))
     return parts

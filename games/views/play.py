@@ -23,7 +23,7 @@ from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import reswap, retarget
 
 from config.ratelimit import limit
-from games import live, positions, services
+from games import live, services
 from games.board_words import localized_board
 from games.engine import GameState
 from games.errors import translate_refusal
@@ -133,7 +133,7 @@ def _context(request: HttpRequest, game: Game, seats: list[Seat], me: Seat | Non
             builder_open = trade_builder is not None and wanted is not None and trade_builder["to"] == wanted
 
     bots_waited_on = _bots_waited_on(game, seats)
-    return {
+    ctx = {
         "game": game, "table": game.table, "state": state, "rules": state.rules, "me": me, "my_seat": my,
         "is_player": me is not None, "active": active,
         "players": players,
@@ -155,6 +155,10 @@ def _context(request: HttpRequest, game: Game, seats: list[Seat], me: Seat | Non
         "flash": flash, "flash_level": flash_level,
         "board_name": state.board.name,
     }
+    # What each part shows, for the page to send back with its moves and fetches (move_parts).
+    ctx["marks"] = move_parts.page_marks(ctx) if active else {}
+    ctx["marks_text"] = move_parts.marks_text(ctx["marks"])
+    return ctx
 
 
 def _bots_waited_on(game: Game, seats: list[Seat]) -> bool:
@@ -185,46 +189,24 @@ def game(request: HttpRequest, game_id: int) -> HttpResponse:
 @require_GET
 def poll(request: HttpRequest, game_id: int) -> HttpResponse:
     """204 while the game has not moved past the version the page shows (``?v=``; one small
-    query). Else, for the page's own script (``X-Game-Parts``), only the parts that changed
-    since that version (``_changed_parts``), and otherwise the fresh ``#game`` fragment."""
+    query). Else, for the page's own script (``X-Game-Parts``, with the marks of what the page
+    shows), only the parts that differ from those (move_parts), and otherwise the fresh
+    ``#game`` fragment."""
     version = visible_game_version(game_id=game_id, user=request.user)
     if version is None:
         raise Http404("no such game")
     if request.user.is_authenticated:
         # The page is open: no e-mail about this game while it polls (issue 14).
         presence.seen(user_id=request.user.pk, game_id=game_id)
-    shown = request.GET.get("v", "")
-    if shown == str(version):
+    if request.GET.get("v", "") == str(version):
         return HttpResponse(status=204)
     game, seats, me = _load(request, game_id)
-    parts = move_parts.wanted(request) and shown.isascii() and shown.isdigit() and len(shown) < 10
-    if parts:
-        answer = _changed_parts(request, int(shown), seats, _context(request, game, seats, me, parts=True))
+    if move_parts.wanted(request):
+        answer = move_parts.move_answer(request, ctx=_context(request, game, seats, me, parts=True),
+                                        shown=move_parts.shown_marks(request), log_page=LOG_PAGE)
         if answer is not None:
             return answer
     return render(request, "games/partials/game_body.html", _context(request, game, seats, me))
-
-
-def _changed_parts(request: HttpRequest, shown: int, seats: list[Seat], ctx: dict[str, Any]) -> HttpResponse | None:
-    """The poll's cheap answer (issue 12): the parts that changed between the position the page
-    shows (version ``shown``, kept by games/positions.py) and now, drawn as a move's answer is
-    (move_parts), however many moves apart, by whoever. None when the whole fragment must go:
-    that position is no longer kept (or was never: a version that was no move), or something
-    drawn outside the parts differs, namely how often the page polls and, for a player, whether
-    they still play (the aids panel, the bot's note)."""
-    game: Game = ctx["game"]
-    before = positions.position_at(game, seats, shown)
-    if before is None or ctx["flash"] is not None:
-        return None
-    if _poll_seconds(before, _bots_waited_on(before, seats)) != ctx["poll_seconds"]:
-        return None
-    me = ctx["me"]
-    if me is not None:
-        was_out = before.state["players"][me.position]["bankrupt"]
-        if was_out != ctx["state"].players[me.position].bankrupt:
-            return None
-    return move_parts.move_answer(request, before=before, seats=seats, ctx=ctx, log_page=LOG_PAGE,
-                                  shown_state=_shown_state)
 
 
 @require_GET
@@ -401,13 +383,12 @@ def act(request: HttpRequest, game_id: int) -> HttpResponse:
     if as_json:
         return _moved_json(sub, me)
     if move_parts.wanted(request):
-        # The page's own script: only the parts the move changed (issue 12), from the position
-        # the page showed (the one the move's version named) to the one just committed.
-        before = Game(pk=sub.game.pk, table_id=sub.game.table_id, state=sub.before,
-                      deadline=sub.before_deadline)
-        ctx = _context(request, sub.game, seats, me, log=_new_log_rows(sub), parts=True)
-        answer = move_parts.move_answer(request, before=before, seats=seats, ctx=ctx, log_page=LOG_PAGE,
-                                        shown_state=_shown_state)
+        # The page's own script: only the parts that now differ from what the page shows (its
+        # marks; issue 12).
+        log = _new_log_rows(sub)
+        ctx = _context(request, sub.game, seats, me, log=log, parts=True)
+        answer = move_parts.move_answer(request, ctx=ctx, shown=move_parts.shown_marks(request), log_page=LOG_PAGE,
+                                        log_from=log[0][-1]["seq"] if log else None)
         if answer is not None:
             return answer
     # The service's game is the position just committed (seats do not change in play).

@@ -166,6 +166,23 @@ def players_view(st: GameState, *, me: int | None, labels: list[str] | None = No
     return out
 
 
+# The fields of a player's view and of its groups and deeds that their card (the template
+# players/panels.html) shows: ``card_marks``.
+_CARD = ("current", "waiting", "bankrupt", "me", "winner", "colour", "initial", "name", "team", "cash",
+         "net_worth", "in_jail", "square", "jail_cards", "missed")
+_GROUP = ("complete", "colour", "ink", "name")
+_DEED = ("sq", "name", "mortgaged", "level", "hotel")
+
+
+def card_marks(p: dict[str, Any]) -> tuple:
+    """What a player's card shows of their view (``players_view``), as a tuple: two views draw
+    alike exactly when their marks are equal (the page's marks, move_parts.py;
+    tests/games/test_square_marks.py holds them to the markup)."""
+    return (tuple(p[k] for k in _CARD),
+            tuple((tuple(g[k] for k in _GROUP), tuple(tuple(d[k] for k in _DEED) for d in g["deeds"]))
+                  for g in p["groups"]))
+
+
 # ---------------------------------------------------------------------------------------------
 # The board
 # ---------------------------------------------------------------------------------------------

@@ -72,21 +72,27 @@
     }
   });
 
-  // A move's answer, and the poll's, hold only the parts that changed (games/views/move_parts.py):
-  // each says the new version, which the page keeps on #game; the poll and the push ask from it.
+  // A move's answer, and the poll's, hold only the parts that differ from what the page shows
+  // (games/views/move_parts.py): the page sends the marks of what it shows, and each answer says
+  // the new version and marks, which the page keeps on #game; the poll and the push ask from them.
   document.addEventListener("game:moved", function (e) {
     var game = document.getElementById("game");
-    if (game && e.detail && e.detail.version) game.setAttribute("data-version", String(e.detail.version));
+    if (!game || !e.detail) return;
+    if (e.detail.version) game.setAttribute("data-version", String(e.detail.version));
+    if (e.detail.marks) game.setAttribute("data-marks", e.detail.marks);
   });
+  function shownMarks(game) {
+    return game.getAttribute("data-marks") || "1";
+  }
   document.addEventListener("htmx:configRequest", function (e) {
     var elt = e.detail.elt, game = document.getElementById("game");
     if (!game || !elt) return;
     if (elt.id === "game-push" || elt.hasAttribute("data-poll")) {
       e.detail.path = e.detail.path.replace(/([?&]v=)\d+/, "$1" + shownVersion());
-      // Only what changed since the version the page shows, as a move's answer (play.py: poll).
-      e.detail.headers["X-Game-Parts"] = "1";
+      // Only what differs from what the page shows, as a move's answer (play.py: poll).
+      e.detail.headers["X-Game-Parts"] = shownMarks(game);
     } else if (game.contains(elt) && e.detail.verb === "post") {
-      e.detail.headers["X-Game-Parts"] = "1";
+      e.detail.headers["X-Game-Parts"] = shownMarks(game);
       // A panel that a move's answer left as it was still holds the version it was drawn at;
       // what the player sees is the page's version.
       if (e.detail.parameters.version !== undefined) e.detail.parameters.version = String(shownVersion());

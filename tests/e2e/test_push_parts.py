@@ -44,6 +44,9 @@ MARKS = """() => {
 }"""
 
 
+SHOWN_MARKS = "() => document.getElementById('game').getAttribute('data-marks')"
+
+
 def _fresh(page, site: str, game: Game) -> dict:
     fresh = page.context.new_page()
     try:
@@ -67,10 +70,12 @@ def test_a_move_reaches_the_other_page_as_the_parts_it_changed(browser, asgi_sit
             mover = mover_of(pages)
             other = pages[1 - mover]
             assert other.evaluate(MARK)
+            shows = other.evaluate(SHOWN_MARKS)
             with other.expect_response(re.compile(r"/poll/\?v=\d+$")) as fetched:
                 pages[mover].locator(MOVE_BUTTON).first.click()
             answer = fetched.value
-            assert answer.request.headers.get("x-game-parts") == "1"
+            # The page's script asks with the marks of what the page shows (move_parts.py).
+            assert shows and answer.request.headers.get("x-game-parts") == shows
             assert "hx-swap-oob" in answer.text() and 'id="game"' not in answer.text()
             version = Game.objects.get(pk=game.pk).version
             _wait_version(other, version)
@@ -83,6 +88,11 @@ def test_a_move_reaches_the_other_page_as_the_parts_it_changed(browser, asgi_sit
         other.screenshot(path=str(artifacts / "push-parts-other-page-desktop.png"), full_page=True)
         for seat, page in pages.items():
             assert _shown(page) == _fresh(page, asgi_site, game), f"seat {seat}'s page differs from a fresh render"
+            # And its marks are a fresh page's (what its next request sends).
+            fresh = page.context.new_page()
+            fresh.goto(f"{asgi_site}/games/{game.pk}/")
+            assert page.evaluate(SHOWN_MARKS) == fresh.evaluate(SHOWN_MARKS), seat
+            fresh.close()
     finally:
         for context in contexts:
             context.close()

@@ -233,3 +233,18 @@ def differences(a: list, b: list, path: str = "#game") -> str | None:
     if len(a) != len(b):
         return f"at {path}: {len(a)} children after the parts, {len(b)} in a fresh render"
     return None
+
+
+_MARKS = re.compile(r'<div id="game"[^>]*? data-marks="([^"]*)"')
+
+
+def marks_of(page: str) -> str:
+    """The marks of what a page shows (``#game[data-marks]``), as the page's script sends them."""
+    found = _MARKS.search(page)
+    assert found, page[:300]
+    return found.group(1)
+
+
+def parts_headers(page: str) -> dict[str, str]:
+    """The headers of the page's script asking for only the parts that differ from ``page``."""
+    return {"HTTP_HX_REQUEST": "true", "HTTP_X_GAME_PARTS": marks_of(page)}

@@ -12,6 +12,7 @@ from django.urls import reverse
 
 from games import services
 from games.models import AuctionRow, TradeRow
+from tests.games.parts_helpers import parts_headers
 from tests.games.play_helpers import play_until, start_game, users_by_seat
 
 pytestmark = pytest.mark.django_db
@@ -105,12 +106,12 @@ def test_the_page_scripts_move_reads_only_the_game_and_its_seats(client, alice, 
     game = start_game(alice, bob)
     mover = users_by_seat(game)[game.waiting_seats[0]]
     client.force_login(mover)
+    headers = parts_headers(client.get(reverse("games:game", args=[game.pk]), HTTP_HX_REQUEST="true").content.decode())
 
     with CaptureQueriesContext(connection) as ctx:
         response = client.post(
             reverse("games:game_act", args=[game.pk]),
-            {"version": game.version, "type": "roll"},
-            HTTP_HX_REQUEST="true", HTTP_X_GAME_PARTS="1",
+            {"version": game.version, "type": "roll"}, **headers,
         )
 
     assert response.status_code == 200 and "hx-swap-oob" in response.content.decode()

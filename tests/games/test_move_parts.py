@@ -16,10 +16,10 @@ from django.urls import reverse
 from games.engine import GameState, legal_actions
 from games.models import Game
 from games.views.present import choices_for
+from tests.games.parts_helpers import marks_of, parts_headers
 from tests.games.play_helpers import autoplay, choose, next_move, start_game, users_by_seat
 
 pytestmark = pytest.mark.django_db
-PARTS = {"HTTP_HX_REQUEST": "true", "HTTP_X_GAME_PARTS": "1"}
 # Each out-of-band swap: (target, swap style).
 TARGET = re.compile(r'hx-swap-oob="(\w+):([^"]+)"')
 
@@ -30,6 +30,11 @@ def _targets(html: str) -> list[tuple[str, str]]:
 
 def _login_mover(client, game: Game) -> None:
     client.force_login(users_by_seat(game)[next_move(game)[0]])
+
+
+def _parts(client, game: Game) -> dict[str, str]:
+    """The page's script's headers, with the marks of the page the (signed-in) player sees."""
+    return parts_headers(client.get(reverse("games:game", args=[game.pk]), HTTP_HX_REQUEST="true").content.decode())
 
 
 def _post_move(client, game: Game, **headers):
@@ -45,7 +50,7 @@ def test_a_roll_answers_with_the_changed_parts_only(client, alice, bob):
     _login_mover(client, game)
     full = client.get(reverse("games:game", args=[game.pk]), HTTP_HX_REQUEST="true").content
 
-    response = _post_move(client, game, **PARTS)
+    response = _post_move(client, game, **_parts(client, game))
 
     assert response.status_code == 200
     html = response.content.decode()
@@ -54,7 +59,12 @@ def test_a_roll_answers_with_the_changed_parts_only(client, alice, bob):
     assert 'id="game"' not in html and response["HX-Reswap"] == "none"
     assert html.count("hx-swap-oob=") == len(targets)
     after = GameState.from_json(Game.objects.get(pk=game.pk).state)
-    assert json.loads(response["HX-Trigger"]) == {"game:moved": {"version": game.version + 1}}
+    moved = json.loads(response["HX-Trigger"])["game:moved"]
+    # The new version, and the marks of the page as it is now (what the next request sends).
+    assert moved["version"] == game.version + 1
+    game.refresh_from_db()
+    assert moved["marks"] == marks_of(client.get(reverse("games:game", args=[game.pk]), HTTP_HX_REQUEST="true")
+                                      .content.decode())
     squares = {t for t, _swap in targets if ".board .squares > .sq" in t}
     # The token left its square and arrived on another: those two squares (more only if the
     # landing square is offered to buy, or the pool changed), never the whole board.
@@ -87,7 +97,7 @@ def test_a_move_that_ends_the_game_answers_with_the_whole_fragment(client, alice
     client.force_login(users_by_seat(game)[seat])
 
     response = client.post(reverse("games:game_act", args=[game.pk]),
-                           {"version": game.version, "type": "surrender", "confirm": "yes"}, **PARTS)
+                           {"version": game.version, "type": "surrender", "confirm": "yes"}, **_parts(client, game))
 
     assert response.status_code == 200
     html = response.content.decode()
@@ -99,7 +109,7 @@ def test_the_log_keeps_its_first_page_after_a_move(client, alice, bob):
     assert game.state["seq"] + 1 > 20  # the page shows 20 entries and "Older moves"
     _login_mover(client, game)
 
-    response = _post_move(client, game, **PARTS)
+    response = _post_move(client, game, **_parts(client, game))
 
     targets = _targets(response.content.decode())
     added = Game.objects.get(pk=game.pk).state["seq"] - game.state["seq"]
@@ -116,7 +126,7 @@ def test_a_refused_move_still_answers_with_the_whole_fragment(client, alice, bob
     client.force_login(users_by_seat(game)[seat])
 
     response = client.post(reverse("games:game_act", args=[game.pk]),
-                           {"version": game.version - 1, "type": "roll"}, **PARTS)
+                           {"version": game.version - 1, "type": "roll"}, **_parts(client, game))
 
     assert response.status_code == 409
     assert 'id="game"' in response.content.decode()
@@ -125,8 +135,9 @@ def test_a_refused_move_still_answers_with_the_whole_fragment(client, alice, bob
 def test_a_cheap_move_reads_no_more_than_the_full_answer(client, alice, bob):
     game = start_game(alice, bob)
     _login_mover(client, game)
+    headers = _parts(client, game)
     with CaptureQueriesContext(connection) as cheap:
-        assert _post_move(client, game, **PARTS).status_code == 200
+        assert _post_move(client, game, **headers).status_code == 200
     game = Game.objects.get(pk=game.pk)
     _login_mover(client, game)
     with CaptureQueriesContext(connection) as full:
@@ -201,7 +212,7 @@ def test_a_moves_parts_hold_every_square_and_card_whose_markup_changed(client, a
         before = client.get(url, HTTP_HX_REQUEST="true").content.decode()
 
         answer = client.post(reverse("games:game_act", args=[game.pk]), {"version": game.version, **_fields(move)},
-                             **PARTS)
+                             **parts_headers(before))
 
         assert answer.status_code == 200, answer.content[:300]
         html = answer.content.decode()
@@ -254,7 +265,7 @@ def test_the_trade_builder_is_not_redrawn_for_its_contents_but_drawn_afresh_when
         client.force_login(users_by_seat(game)[mover])
         before = _builder_of(client.get(page_url, HTTP_HX_REQUEST="true").content.decode())
         old = GameState.from_json(game.state)
-        response = _post_move(client, game, **PARTS)
+        response = _post_move(client, game, **_parts(client, game))
         assert response.status_code == 200
         game.refresh_from_db()
         state = GameState.from_json(game.state)

@@ -1,29 +1,36 @@
 """The poll's cheap answer (issue 12, "updates pushed, not polled"): a page that hears of a new
-version asks for the game from the version it shows (``?v=``) and gets only the parts that
-changed since, drawn as a move's answer is (games/views/move_parts.py), from the position kept
-in the cache at that version (games/positions.py). Applied to the page as htmx applies it
-(tests/games/parts_helpers.py), the answer leaves the page as a fresh render of the game."""
+version asks for the game with the marks of what it shows and gets only the parts that differ,
+drawn as a move's answer is (games/views/move_parts.py), however far behind it is. Applied to
+the page as htmx applies it (tests/games/parts_helpers.py), the answer leaves the page as a
+fresh render of the game."""
 
 from __future__ import annotations
 
 import json
 
 import pytest
-from django.core.cache import cache
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from games import positions, services
+from games import services
 from games.engine import GameState
 from games.models import Game
-from tests.games.parts_helpers import apply_parts, canonical, differences, game_of, parse, select
+from tests.games.parts_helpers import (
+    apply_parts,
+    canonical,
+    differences,
+    game_of,
+    marks_of,
+    parse,
+    parts_headers,
+    select,
+)
 from tests.games.play_helpers import autoplay, choose, next_move, start_game, users_by_seat
 from tests.games.test_bot_tasks import Queue, _bot_game
 
 pytestmark = pytest.mark.django_db
 HTMX = {"HTTP_HX_REQUEST": "true"}
-PARTS = {**HTMX, "HTTP_X_GAME_PARTS": "1"}
 
 
 def _page(client, game: Game) -> str:
@@ -51,9 +58,11 @@ def _assert_parts_make_the_fresh_page(client, game: Game, page: str, answer) -> 
     assert answer.status_code == 200
     assert answer["HX-Reswap"] == "none" and 'id="game"' not in html, html[:300]
     game.refresh_from_db()
-    assert json.loads(answer["HX-Trigger"]) == {"game:moved": {"version": game.version}}
+    moved = json.loads(answer["HX-Trigger"])["game:moved"]
+    fresh_page = _page(client, game)
+    assert moved == {"version": game.version, "marks": marks_of(fresh_page)}
     applied = game_of(apply_parts(page, html))
-    fresh = game_of(parse(_page(client, game)))
+    fresh = game_of(parse(fresh_page))
     assert canonical(applied) == canonical(fresh), differences(canonical(applied), canonical(fresh))
     # The decision's forms quote the new version (the slots' may lag: game.js posts the page's).
     quoted = {i.attrs["value"] for i in select(applied, "#game .centre input")
@@ -71,7 +80,7 @@ def test_a_poll_after_one_move_answers_with_the_parts_that_make_the_fresh_page(
     page, shown = _page(client, game), game.version
 
     game = _play(game, 1, django_capture_on_commit_callbacks)
-    answer = _poll(client, game, shown, **PARTS)
+    answer = _poll(client, game, shown, **parts_headers(page))
 
     _assert_parts_make_the_fresh_page(client, game, page, answer)
     full = _poll(client, game, shown, **HTMX)
@@ -88,7 +97,7 @@ def test_a_page_several_moves_behind_gets_every_change_since_its_version(
 
     game = _play(game, 7, django_capture_on_commit_callbacks)
     assert game.version >= shown + 7
-    answer = _poll(client, game, shown, **PARTS)
+    answer = _poll(client, game, shown, **parts_headers(page))
 
     _assert_parts_make_the_fresh_page(client, game, page, answer)
 
@@ -100,7 +109,7 @@ def test_a_page_far_behind_gets_the_log_redrawn_whole(client, alice, bob, django
     page, shown = _page(client, game), game.version
 
     game = _play(game, 30, django_capture_on_commit_callbacks)
-    answer = _poll(client, game, shown, **PARTS)
+    answer = _poll(client, game, shown, **parts_headers(page))
 
     assert 'hx-swap-oob="innerHTML:#game .log-list"' in answer.content.decode()
     _assert_parts_make_the_fresh_page(client, game, page, answer)
@@ -131,7 +140,7 @@ def test_a_page_behind_the_moves_of_a_person_and_of_bots_in_their_tasks(
             queue.run_next(django_capture_on_commit_callbacks)
             bot_versions += 1
     assert bot_versions >= 3 and 0 in game.waiting_seats
-    answer = _poll(client, game, shown, **PARTS)
+    answer = _poll(client, game, shown, **parts_headers(page))
 
     html = answer.content.decode()
     assert html.count('class="log-entry') >= bot_versions
@@ -148,7 +157,7 @@ def test_a_spectators_poll_gets_the_parts(client, alice, bob, charlie, django_ca
             client.force_login(viewer)
         page, shown = _page(client, game), game.version
         game = _play(game, 3, django_capture_on_commit_callbacks)
-        answer = _poll(client, game, shown, **PARTS)
+        answer = _poll(client, game, shown, **parts_headers(page))
 
         _assert_parts_make_the_fresh_page(client, game, page, answer)
         assert not select(apply_parts(page, answer.content.decode()), "#game .centre .choices button")
@@ -169,7 +178,7 @@ def test_the_player_now_to_move_gets_their_choices(client, alice, bob, django_ca
         if 1 - first in game.waiting_seats:
             break
     assert 1 - first in game.waiting_seats
-    answer = _poll(client, game, shown, **PARTS)
+    answer = _poll(client, game, shown, **parts_headers(page))
 
     _assert_parts_make_the_fresh_page(client, game, page, answer)
     assert select(apply_parts(page, answer.content.decode()), "#game .centre .choices button")
@@ -192,115 +201,84 @@ def test_the_movers_page_on_another_device_gets_the_parts(client, alice, bob, dj
             services.game_submit_action(game=game, user=user, action=move, expected_version=game.version)
         game.refresh_from_db()
     assert game.version > shown
-    answer = _poll(client, game, shown, **PARTS)
+    answer = _poll(client, game, shown, **parts_headers(page))
 
     _assert_parts_make_the_fresh_page(client, game, page, answer)
 
 
-def test_without_the_kept_position_the_poll_answers_with_the_whole_fragment(
+def test_a_page_without_readable_marks_gets_the_whole_fragment(
         client, alice, bob, django_capture_on_commit_callbacks):
+    """A page from before the marks ("1"), and marks that are malformed, cut short or too long:
+    the whole fragment, never an error."""
     with django_capture_on_commit_callbacks(execute=True):
         game = start_game(alice, bob)
     client.force_login(alice)
-    shown = game.version
+    page, shown = _page(client, game), game.version
     game = _play(game, 2, django_capture_on_commit_callbacks)
-    assert _poll(client, game, shown, **PARTS)["HX-Reswap"] == "none"
+    assert _poll(client, game, shown, **parts_headers(page))["HX-Reswap"] == "none"
 
-    cache.delete(f"{positions._prefix(game)}:{shown}")  # expired, or evicted
-    gone = _poll(client, game, shown, **PARTS)
-    # A version the page cannot have shown, and one that is no number, as the old page sends.
-    future = _poll(client, game, game.version + 5, **PARTS)
-    junk = _poll(client, game, "12a", **PARTS)
-
-    for answer in (gone, future, junk):
+    marks = marks_of(page)
+    for sent, v in (("1", shown), ("", shown), ("s1.zz " + marks, shown), (marks.rsplit(" ", 3)[0], shown),
+                    (marks + " x.1" * 600, shown), ("s1." + "a" * 9, shown)):
+        answer = _poll(client, game, v, HTTP_HX_REQUEST="true", HTTP_X_GAME_PARTS=sent)
         assert answer.status_code == 200
         html = answer.content.decode()
-        assert html.lstrip().startswith('<div id="game"') and "hx-swap-oob" not in html
+        assert html.lstrip().startswith('<div id="game"') and "hx-swap-oob" not in html, sent[:40]
         assert "HX-Reswap" not in answer
+    # The version only says whether anything is new (204): marks that read get the parts.
+    _assert_parts_make_the_fresh_page(client, game, page, _poll(client, game, "12a", **parts_headers(page)))
 
 
-def test_a_page_further_behind_than_the_kept_positions_reach_gets_the_whole_fragment(
-        client, alice, bob, monkeypatch, django_capture_on_commit_callbacks):
-    monkeypatch.setattr(positions, "MAX_BEHIND", 3)
-    with django_capture_on_commit_callbacks(execute=True):
-        game = start_game(alice, bob)
-    client.force_login(alice)
-    shown = game.version
-    game = _play(game, 3, django_capture_on_commit_callbacks)
-    assert game.version == shown + 3
-    assert _poll(client, game, shown, **PARTS)["HX-Reswap"] == "none"
-
-    game = _play(game, 1, django_capture_on_commit_callbacks)
-
-    assert _poll(client, game, shown, **PARTS).content.decode().lstrip().startswith('<div id="game"')
-    assert _poll(client, game, shown + 1, **PARTS)["HX-Reswap"] == "none"
-
-
-def test_a_lost_position_between_the_pages_and_now_gets_the_whole_fragment(
-        client, alice, bob, django_capture_on_commit_callbacks):
-    """Each move keeps only its own position: one lost on the way (evicted, or a write that
-    failed) means the page cannot know that every version since was a move."""
-    with django_capture_on_commit_callbacks(execute=True):
-        game = start_game(alice, bob)
-    client.force_login(alice)
-    shown = game.version
-    game = _play(game, 3, django_capture_on_commit_callbacks)
-    cache.delete(f"{positions._prefix(game)}:{shown + 2}")
-
-    assert game.version == shown + 3
-    for v in (shown, shown + 1, shown + 2):
-        assert _poll(client, game, v, **PARTS).content.decode().lstrip().startswith('<div id="game"'), v
-
-
-def test_moves_not_committed_keep_no_position(client, alice, bob):
-    # (No callbacks run: the test's transaction never commits.) Pages get the whole fragment.
+def test_nothing_is_kept_of_past_positions(client, alice, bob):
+    """The page's marks are the position it shows: moves whose commit never ran anything (the
+    test's transaction never commits) still give the parts."""
     game = start_game(alice, bob)
     client.force_login(alice)
-    shown = game.version
-    autoplay(game, 1)
+    page, shown = _page(client, game), game.version
+    game = autoplay(game, 3)
 
-    answer = _poll(client, game, shown, **PARTS)
+    answer = _poll(client, game, shown, **parts_headers(page))
 
-    assert answer.content.decode().lstrip().startswith('<div id="game"')
+    _assert_parts_make_the_fresh_page(client, game, page, answer)
 
 
-def test_a_version_that_was_no_move_breaks_the_chain(client, alice, bob, django_capture_on_commit_callbacks):
-    """A vacation or a pause bumps the version and shows outside the parts (the aids panel): a
-    page from before it gets the whole fragment, even once moves follow."""
+def test_a_change_outside_the_parts_gets_the_whole_fragment(client, alice, bob, django_capture_on_commit_callbacks):
+    """A vacation bumps the version and shows outside the parts (the aids panel): a page from
+    before it gets the whole fragment, even once moves follow; a page from after it, the parts."""
     with django_capture_on_commit_callbacks(execute=True):
         game = start_game(alice, bob, pace="correspondence")
     client.force_login(alice)
-    shown = game.version
+    before_move, shown = _page(client, game), game.version
     game = _play(game, 1, django_capture_on_commit_callbacks)
-    after_move = game.version
+    after_move = _page(client, game)
     client.force_login(bob)
     with django_capture_on_commit_callbacks(execute=True):
         response = client.post(reverse("games:game_vacation", args=[game.pk]),
                                {"days": 1, "version": game.version}, **HTMX)
     assert response.status_code == 200, response.content.decode()[:300]
-    game.refresh_from_db()
-    assert game.version == after_move + 1
-    game = _play(game, 1, django_capture_on_commit_callbacks)
     client.force_login(alice)
+    after_vacation, vacation_version = _page(client, game), game.version + 1
+    game = _play(game, 1, django_capture_on_commit_callbacks)
+    assert game.version == vacation_version + 1
 
-    for v in (shown, after_move):
-        html = _poll(client, game, v, **PARTS).content.decode()
+    for page, v in ((before_move, shown), (after_move, shown + 1)):
+        html = _poll(client, game, v, **parts_headers(page)).content.decode()
         assert html.lstrip().startswith('<div id="game"'), v
-    # A page that had the whole fragment after the vacation is at a version no move wrote either.
-    assert _poll(client, game, after_move + 1, **PARTS).content.decode().lstrip().startswith('<div id="game"')
+    answer = _poll(client, game, vacation_version, **parts_headers(after_vacation))
+    _assert_parts_make_the_fresh_page(client, game, after_vacation, answer)
 
 
 def test_a_game_over_since_the_page_gets_the_whole_fragment(client, alice, bob, django_capture_on_commit_callbacks):
     with django_capture_on_commit_callbacks(execute=True):
         game = start_game(alice, bob)
     client.force_login(alice)
-    shown = game.version
+    page, shown = _page(client, game), game.version
     seat = game.waiting_seats[0]
     with django_capture_on_commit_callbacks(execute=True):
         services.game_submit_action(game=game, user=users_by_seat(game)[seat], action={"type": "surrender"},
                                     expected_version=game.version)
 
-    html = _poll(client, game, shown, **PARTS).content.decode()
+    html = _poll(client, game, shown, **parts_headers(page)).content.decode()
 
     assert 'id="game"' in html and "game-over-banner" in html and "hx-swap-oob" not in html
 
@@ -311,11 +289,11 @@ def test_the_parts_answer_reads_less_than_the_whole_fragment(client, alice, bob,
         game = start_game(alice, bob, charlie)
     game = _play(game, 40, django_capture_on_commit_callbacks)
     client.force_login(alice)
-    shown = game.version
+    page, shown = _page(client, game), game.version
     game = _play(game, 3, django_capture_on_commit_callbacks)
 
     with CaptureQueriesContext(connection) as cheap:
-        answer = _poll(client, game, shown, **PARTS)
+        answer = _poll(client, game, shown, **parts_headers(page))
     assert answer["HX-Reswap"] == "none"
     with CaptureQueriesContext(connection) as full:
         whole = _poll(client, game, shown, **HTMX)

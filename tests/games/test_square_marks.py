@@ -52,3 +52,27 @@ def test_what_the_marks_tell_apart():
     assert marks[1][0] != marks[200][0]
     # The squares that may be picked are marks too.
     assert marks[200][1] != marks[200][0]
+
+
+@pytest.mark.parametrize("preset", ["classic", "world-classic"])
+def test_a_cards_marks_tell_everything_its_markup_shows(preset):
+    """present.card_marks: two player views with the same marks draw the same card, over whole
+    games (so the page's mark of a card changes whenever its markup does, move_parts.py)."""
+    from games.views.page_html import players_html
+    from games.views.present import card_marks
+
+    rules = RuleSet.build(preset)
+    drawn: dict[tuple, str] = {}
+    told = set()
+
+    def watch(st, _action):
+        if st.seq % 3:
+            return
+        for me in (0, 1, None):
+            for p in players_view(st, me=me):
+                html = str(players_html([p], None, deed_base="/d/"))
+                assert drawn.setdefault(card_marks(p), html) == html, p["name"]
+                told.add(html)
+
+    play_game(rules, [make_bot("strategy") for _ in range(3)], 7, on_action=watch, max_actions=900)
+    assert len(told) > 100 and len(drawn) == len(told)
