@@ -92,6 +92,14 @@ def shown_marks(request: HttpRequest) -> dict[str, str] | None:
     return marks
 
 
+def log_seen(shown: dict[str, str] | None) -> int:
+    """The number of the newest log entry the page shows (-1 when its marks do not say)."""
+    try:
+        return int(shown["l"], 16) if shown else -1
+    except (KeyError, ValueError):
+        return -1
+
+
 def _digest(value: Any) -> str:
     return format(zlib.crc32(repr(value).encode()) & 0xFFFFFF, "x")
 
@@ -180,11 +188,8 @@ def move_answer(request: HttpRequest, *, ctx: dict[str, Any], shown: dict[str, s
     marks = ctx["marks"]
     if shown.get("f") != marks["f"] or not set(marks) <= set(shown):
         return None
-    try:
-        seen = int(shown["l"], 16)
-    except ValueError:
-        return None
-    if (log_from is not None and seen + 1 < log_from) or seen > ctx["state"].seq:
+    seen = log_seen(shown)
+    if seen < 0 or (log_from is not None and seen + 1 < log_from) or seen > ctx["state"].seq:
         return None
     try:
         parts = _parts(request, ctx=ctx, shown=shown, seen=seen, log_page=log_page)

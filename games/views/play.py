@@ -385,9 +385,12 @@ def act(request: HttpRequest, game_id: int) -> HttpResponse:
     if move_parts.wanted(request):
         # The page's own script: only the parts that now differ from what the page shows (its
         # marks; issue 12).
-        log = _new_log_rows(sub)
+        shown = move_parts.shown_marks(request)
+        # The rows the move wrote, unless the page's log is older than the position it moved
+        # from (it missed others' moves): then the log's first page, read.
+        log = _new_log_rows(sub) if move_parts.log_seen(shown) >= sub.before["seq"] else None
         ctx = _context(request, sub.game, seats, me, log=log, parts=True)
-        answer = move_parts.move_answer(request, ctx=ctx, shown=move_parts.shown_marks(request), log_page=LOG_PAGE,
+        answer = move_parts.move_answer(request, ctx=ctx, shown=shown, log_page=LOG_PAGE,
                                         log_from=log[0][-1]["seq"] if log else None)
         if answer is not None:
             return answer

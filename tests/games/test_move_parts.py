@@ -291,3 +291,30 @@ def test_the_trade_builder_is_not_redrawn_for_its_contents_but_drawn_afresh_when
     # Without htmx (no script), the address is the page with the builder open.
     plain = client.get(before["refresh"])
     assert plain.status_code == 200 and _builder_of(plain.content.decode())["open"]
+
+
+def test_a_move_from_a_page_that_missed_moves_gets_every_part_it_lacks(client, alice, bob):
+    """Marks older than the move's version (a program that read the version elsewhere): the
+    answer still holds every part that differs from what that page shows, the log entries it
+    missed too, and applied to it gives the fresh page."""
+    from tests.games.parts_helpers import apply_parts, canonical, differences, game_of, parse
+
+    game = start_game(alice, bob)
+    mover = next_move(game)[0]
+    client.force_login(users_by_seat(game)[mover])
+    url = reverse("games:game", args=[game.pk])
+    page = client.get(url, HTTP_HX_REQUEST="true").content.decode()
+    # The other player plays their turn; the first player's page hears nothing of it.
+    for _ in range(60):
+        game = autoplay(game, 1)
+        if next_move(game)[0] == mover and game.state["current"] == mover and game.state["seq"] > 8:
+            break
+    assert next_move(game)[0] == mover
+
+    response = _post_move(client, game, **parts_headers(page))
+
+    html = response.content.decode()
+    assert response.status_code == 200 and response["HX-Reswap"] == "none", html[:200]
+    fresh = client.get(url, HTTP_HX_REQUEST="true").content.decode()
+    applied, want = canonical(game_of(apply_parts(page, html))), canonical(game_of(parse(fresh)))
+    assert applied == want, differences(applied, want)
