@@ -18,7 +18,12 @@ ORM would build, related objects cached as ``select_related`` caches them.
   in ``Seat.Meta.ordering``; with ``lockout_at``, each seat's user's lockout as well, held to
   ``moderation.selectors.lockout``;
 - ``game_with_seats(game_id, lock=..., lockout_at=...)``: both of them in one query (the seats
-  joined to the game's row, which is locked alone): what a move reads, in one round trip.
+  joined to the game's row, which is locked alone): what a move reads, in one round trip;
+- ``log_rows(game_id, before=..., limit=...)``: the log's newest rows as the game page reads them
+  (``GameAction.objects.filter(...).order_by("-seq").values(..., reason=KT("action__reason"))``),
+  its SQL and converters compiled by the ORM once per process and shape (the JSON key read is
+  written as each database writes it), where the ORM compiled them at every page, poll and
+  move that showed the log.
 """
 
 from __future__ import annotations
@@ -30,9 +35,10 @@ from typing import Any
 
 from django.db import connections
 from django.db.models import Model
+from django.db.models.fields.json import KT
 
 from accounts.models import User
-from games.models import Game, Seat, Table
+from games.models import Game, GameAction, Seat, Table
 from moderation.models import Sanction
 from moderation.selectors import LOCKOUT
 
@@ -204,3 +210,51 @@ def game_with_seats(game_id: int, *, lock: bool = False, lockout_at: datetime | 
     seats = [_seat(row[t:], seat_cols, user_cols, lockout_at is not None, connection)
              for row in rows if row[t] is not None]
     return game, seats
+
+
+LOG_FIELDS = ("seq", "seat", "source", "events", "created_at")
+# Stand-ins for the two parameters while the ORM compiles the query (in every integer field's
+# range: the ORM refuses a value out of it), found again among its
+# parameters (which also hold the JSON key, on PostgreSQL).
+_GAME, _BEFORE = 2_000_000_011, 2_000_000_013
+
+
+def _log_queryset(alias: str, game_id: int, before: int | None, limit: int):
+    qs = GameAction.objects.using(alias).filter(game_id=game_id)
+    if before is not None:
+        qs = qs.filter(seq__lt=before)
+    return qs.order_by("-seq").values(*LOG_FIELDS, reason=KT("action__reason"))[:limit]
+
+
+@cache
+def _log_sql(alias: str, before: bool, limit: int) -> tuple[str, tuple, int, int | None, list[str], list]:
+    compiler = _log_queryset(alias, _GAME, _BEFORE if before else None, limit).query.get_compiler(alias)
+    sql, params = compiler.as_sql()
+    game_at = params.index(_GAME)
+    before_at = params.index(_BEFORE) if before else None
+    names = [*compiler.query.values_select, *compiler.query.annotation_select]
+    fields = [s[0] for s in compiler.select[: compiler.col_count]]
+    converters = sorted(compiler.get_converters(fields).items())
+    return sql, tuple(params), game_at, before_at, names, converters
+
+
+def log_rows(game_id: int, *, before: int | None = None, limit: int, using: str = "default") -> list[dict]:
+    """The game's log rows before ``before`` (all, without), newest first, at most ``limit``:
+    dicts of LOG_FIELDS and "reason", as the ORM's ``values()`` gives them."""
+    sql, params, game_at, before_at, names, converters = _log_sql(using, before is not None, int(limit))
+    params = list(params)
+    params[game_at] = int(game_id)
+    if before_at is not None:
+        params[before_at] = int(before)
+    connection = connections[using]
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        rows = cursor.fetchall()
+    out = []
+    for row in rows:
+        row = list(row)
+        for i, (funcs, expression) in converters:
+            for func in funcs:
+                row[i] = func(row[i], expression, connection)
+        out.append(dict(zip(names, row, strict=True)))
+    return out

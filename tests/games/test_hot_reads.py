@@ -9,7 +9,7 @@ from django.db import connection, transaction
 from django.test.utils import CaptureQueriesContext
 
 from games import hot_reads, services
-from games.models import Game, Seat, Table
+from games.models import Game, GameAction, Seat, Table
 from tests.games.play_helpers import autoplay, start_game
 
 pytestmark = pytest.mark.django_db
@@ -168,3 +168,24 @@ def test_the_game_with_its_seats_in_one_query_is_the_two_reads(games, django_use
                 assert getattr(a, "locked_out", None) == getattr(b, "locked_out", None)
     assert any(s.locked_out for s in hot_reads.game_with_seats(played.pk, lockout_at=now)[1])
     assert hot_reads.game_with_seats(10**9) is None
+
+
+def test_the_log_rows_as_the_orm_reads_them(alice, bob):
+    """hot_reads.log_rows: the page's ORM query of the log, compiled once: the same rows, the JSON
+    read and converted as the ORM does, for every shape (with and without ``before``)."""
+    from games.hot_reads import _log_queryset
+
+    game = autoplay(start_game(alice, bob), 30)
+    empty = start_game(alice, bob)
+    GameAction.objects.filter(game=empty).delete()
+    for g in (game, empty):
+        for before in (None, 1, 7, 10**6):
+            for limit in (1, 5, 21, 200):
+                with CaptureQueriesContext(connection) as ctx:
+                    fast = hot_reads.log_rows(g.pk, before=before, limit=limit)
+                assert len(ctx) == 1
+                assert fast == list(_log_queryset("default", g.pk, before, limit)), (before, limit)
+    rows = hot_reads.log_rows(game.pk, limit=40)
+    assert rows and isinstance(rows[0]["events"], list) and rows[0]["created_at"].tzinfo is not None
+    assert [r["seq"] for r in rows] == sorted((r["seq"] for r in rows), reverse=True)
+    assert any(r["reason"] for r in rows) or all(r["reason"] is None for r in rows)
