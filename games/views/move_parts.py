@@ -122,15 +122,24 @@ def page_marks(ctx: dict[str, Any]) -> dict[str, str]:
     marks = {"f": _digest((ctx["poll_seconds"], ctx["game"].aids, me and me.bot,
                            me is not None and state.players[me.position].bankrupt))}
     pool = (economy.get("free_parking"), economy.get("jackpot"))
-    for i, m in enumerate(present.square_marks(state, players, targets=choices.targets)):
-        marks[f"s{i}"] = _kept_digest((m, pool) if present.CORNERS.get(i) == "parking" else m)
+    for key, i, m in zip(_SQUARES, _PARKING, present.square_marks(state, players, targets=choices.targets),
+                         strict=True):
+        marks[key] = _kept_digest((m, pool) if i else m)
     deadline = ctx["deadline"]
     for k, p in enumerate(players):
-        marks[f"p{k}"] = _kept_digest((present.card_marks(p), deadline if p["waiting"] else None))
+        marks[_PLAYERS[k] if k < len(_PLAYERS) else f"p{k}"] = _kept_digest(
+            (present.card_marks(p), deadline if p["waiting"] else None))
     marks["t"] = _digest(_tools(state, acting, choices))
     marks["u"] = _digest(ctx["is_player"] and "surrender" in choices.types)
     marks["l"] = format(state.seq, "x")
     return marks
+
+
+# The marks' keys (a board has 40 squares, a table at most 8 seats), and which square is the
+# free parking corner, whose mark has the pool.
+_SQUARES = tuple(f"s{i}" for i in range(40))
+_PARKING = tuple(present.CORNERS.get(i) == "parking" for i in range(40))
+_PLAYERS = tuple(f"p{k}" for k in range(8))
 
 
 def marks_text(marks: dict[str, str]) -> str:
@@ -211,8 +220,7 @@ def _parts(request: HttpRequest, *, ctx: dict[str, Any], shown: dict[str, str], 
                        decision_html(ctx, request)))
 
     economy = ctx["economy"]
-    for i in range(len(state.board.squares)):
-        key = f"s{i}"
+    for i, key in enumerate(_SQUARES):
         if shown[key] != marks[key]:
             sq = present.square_view(state, players, i, targets=choices.targets)
             parts.append(_instead_of(f"#game .board .squares > .sq:nth-child({i + 1})",

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from functools import lru_cache
+from operator import itemgetter
 from typing import Any
 
 from django.utils.translation import gettext as _
@@ -174,13 +175,15 @@ _GROUP = ("complete", "colour", "ink", "name")
 _DEED = ("sq", "name", "mortgaged", "level", "hotel")
 
 
+_card_fields, _group_fields, _deed_fields = itemgetter(*_CARD), itemgetter(*_GROUP), itemgetter(*_DEED)
+
+
 def card_marks(p: dict[str, Any]) -> tuple:
     """What a player's card shows of their view (``players_view``), as a tuple: two views draw
     alike exactly when their marks are equal (the page's marks, move_parts.py;
     tests/games/test_square_marks.py holds them to the markup)."""
-    return (tuple(p[k] for k in _CARD),
-            tuple((tuple(g[k] for k in _GROUP), tuple(tuple(d[k] for k in _DEED) for d in g["deeds"]))
-                  for g in p["groups"]))
+    return (_card_fields(p),
+            tuple((_group_fields(g), tuple(map(_deed_fields, g["deeds"]))) for g in p["groups"]))
 
 
 # ---------------------------------------------------------------------------------------------
