@@ -238,13 +238,13 @@ def _sees(user, table: Table, seats: list[Seat]) -> bool:
 
 
 def visible_game(*, game_id: int, user) -> VisibleGame | None:
-    """The game, if the user may see it (the rule of its table, ``_seen_by``): two queries, the
-    game's and its seats' (read for the page anyway, games/hot_reads.py), and the rule decided
-    on them (``_sees``)."""
-    game = hot_reads.game_with_table(game_id)
-    if game is None:
+    """The game, if the user may see it (the rule of its table, ``_seen_by``): one query, the
+    game with its table and seats (read for the page anyway, games/hot_reads.py), and the rule
+    decided on them (``_sees``)."""
+    found = hot_reads.game_with_seats(game_id)
+    if found is None:
         return None
-    seats = hot_reads.seats_with_users(game.table_id)
+    game, seats = found
     if not _sees(user, game.table, seats):
         return None
     me = None

@@ -28,7 +28,7 @@ from games.engine import GameState
 from games.errors import translate_refusal
 from games.links import game_url
 from games.models import Game, Seat, Table
-from games.selectors import VisibleGame, live_names, name_changes, visible_game, visible_game_version
+from games.selectors import VisibleGame, live_names, name_changes, visible_game
 from games.views import move_parts, page_html, present
 from games.views.api import refusal_json, seat_actions
 from games.views.errors import refused_page
@@ -184,19 +184,16 @@ def game(request: HttpRequest, game_id: int) -> HttpResponse:
 
 @require_GET
 def poll(request: HttpRequest, game_id: int) -> HttpResponse:
-    """204 while the game has not moved past the version the page shows (``?v=``; one small
-    query). Else, for the page's own script (``X-Game-Parts``, with the marks of what the page
-    shows), only the parts that differ from those (move_parts), and otherwise the fresh
-    ``#game`` fragment."""
-    version = visible_game_version(game_id=game_id, user=request.user)
-    if version is None:
-        raise Http404("no such game")
+    """204 while the game has not moved past the version the page shows (``?v=``; one query,
+    the game with its seats, as every answer reads it: selectors.visible_game). Else, for the
+    page's own script (``X-Game-Parts``, with the marks of what the page shows), only the parts
+    that differ from those (move_parts), and otherwise the fresh ``#game`` fragment."""
+    game, seats, me = _load(request, game_id)
     if request.user.is_authenticated:
         # The page is open: no e-mail about this game while it polls (issue 14).
         presence.seen(user_id=request.user.pk, game_id=game_id)
-    if request.GET.get("v", "") == str(version):
+    if request.GET.get("v", "") == str(game.version):
         return HttpResponse(status=204)
-    game, seats, me = _load(request, game_id)
     if move_parts.wanted(request):
         answer = move_parts.move_answer(request, ctx=_context(request, game, seats, me, parts=True),
                                         shown=move_parts.shown_marks(request), log_page=LOG_PAGE)

@@ -66,7 +66,7 @@ def test_unchanged_poll_is_one_query_besides_the_user(client, alice, bob, settin
         assert client.get(url, {"v": game.version}, **HTMX).status_code == 204
 
     sql = [q["sql"] for q in ctx.captured_queries]
-    # The user and the version itself; the session comes from the cache (cached_db), which is a
+    # The user and the game with its seats; the session comes from the cache (cached_db), which is a
     # table only on the embedded defaults (no CACHE_URL).
     on_table = [q for q in sql if "django_cache" in q]
     assert not [q for q in sql if "django_session" in q], sql
