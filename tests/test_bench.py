@@ -122,3 +122,13 @@ def test_deadlines(bench_database_url):
     out = run("deadlines.py", "--games", "2", "--spread", "1", "--lead", "2", "--concurrency", "1",
               "--lateness-only", env={"DATABASE_URL": bench_database_url, "BENCH_DATABASE_URL": ""})
     assert_labels(out, "made 2 games", "deadlines set", "timeouts fired: 2 of 2", "lateness (s): p50")
+
+
+def test_move_cpu(bench_database_url, tmp_path):
+    # (A few moves past the warm-up, with an A/B whose two sides are the same and a breakdown.)
+    same = tmp_path / "same.py"
+    same.write_text("def on():\n    pass\n\n\ndef off():\n    pass\n")
+    out = run("move_cpu.py", "--moves", "46", "--ab", str(same), "--breakdown", "games.services:_write",
+              env={"DATABASE_URL": bench_database_url})
+    assert_labels(out, "6 moves (after 40 to warm up)", "htmx move", "minimal", "other page's fetch",
+                  "A/B (", "off - on", "games.services:_write:")

@@ -1,0 +1,204 @@
+"""CPU per htmx move, in-process, and an A/B of a change within one run.
+
+    .venv/bin/python bench/move_cpu.py [--moves 800] [--seed 5] [--stale] [--ab FILE]
+        [--breakdown module:function,...]
+
+bench/web.py measures gunicorn's CPU per move with 100 players at once: the right figure, but
+on a shared machine two runs differ by 10% and more, too much to see a change of 3%. This plays
+one two-player game of the cautious bot (bench/web.py ``choose``) in-process, with the game's
+seed fixed, so that every run plays the same moves: before each move the minimal endpoint
+(``games:game_bench_lock``), then the move posted as the page's script posts it (htmx, the marks
+of what the page shows, gzip); after it, unless ``--stale``, the other player's page fetches the
+parts as its push would make it (the poll, with its marks). CPU is this process's
+(``time.process_time``): the view, the middleware, the ORM and the drivers, not PostgreSQL's.
+
+``--ab FILE``: a Python file defining ``on()`` and ``off()``, which switch a change on and off
+(monkeypatching, within this process). Each move is made with one or the other, drawn at random
+from a generator of its own: both sides get the same mix of moves, and the trimmed means (the
+10% lowest and highest dropped) of the two are printed, with their difference. A file whose
+two sides are the same prints a difference within about 0.1 ms: that is the noise.
+
+``--breakdown``: the mean CPU per move of each function named (``games.services:_write``,
+``games.views.present:choices_for``, a method as ``module:Class.method``), as called from
+within the moves and the fetches; it counts whatever calls them.
+
+Uses DATABASE_URL (PostgreSQL, by default the database of bench/web.py) and CACHE_URL (a Redis,
+as production; without it the database cache). Figures, never assertions.
+"""
+
+from __future__ import annotations
+
+import argparse
+import collections
+import functools
+import gzip
+import importlib
+import json
+import os
+import random
+import re
+import statistics
+import sys
+import time
+from pathlib import Path
+from urllib.parse import urlencode
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import web  # (bench/web.py: its environment, users, games and bot)
+
+WARM_UP = 40  # moves left out of the figures (templates compiled, caches filled)
+MARKS = re.compile(r'<div id="game"[^>]*? data-marks="([^"]*)"')
+
+
+def _wrap(spec: str, spent: dict[str, float], calls: collections.Counter) -> None:
+    module, _, name = spec.partition(":")
+    owner = importlib.import_module(module)
+    *path, attr = name.split(".")
+    for part in path:
+        owner = getattr(owner, part)
+    real = getattr(owner, attr)
+
+    @functools.wraps(real)
+    def timed(*args, **kwargs):
+        t = time.process_time()
+        try:
+            return real(*args, **kwargs)
+        finally:
+            spent[spec] += time.process_time() - t
+            calls[spec] += 1
+
+    setattr(owner, attr, timed)
+
+
+def _trimmed(values: list[float]) -> float:
+    if not values:
+        return float("nan")
+    values = sorted(values)
+    cut = len(values) // 10
+    return statistics.mean(values[cut:len(values) - cut] or values)
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--moves", type=int, default=800)
+    ap.add_argument("--seed", type=int, default=5)
+    ap.add_argument("--stale", action="store_true",
+                    help="the other page does not fetch: each page's marks are its own last answer's")
+    ap.add_argument("--ab", metavar="FILE", help="a file defining on() and off()")
+    ap.add_argument("--breakdown", default="", metavar="SPECS", help="module:function,...")
+    args = ap.parse_args(argv)
+    if not WARM_UP < args.moves <= 20_000:
+        ap.error(f"--moves must be {WARM_UP + 1}-20000")
+
+    web.configure_environment()
+    web.create_database(os.environ["DATABASE_URL"])
+    web.setup_django()
+    import secrets
+
+    from django.test import Client
+
+    # The games' seeds from a generator of the run's own: every run plays the same games.
+    seeds = random.Random(args.seed)
+    secrets.randbits = seeds.getrandbits  # (this process only)
+    ab = {}
+    if args.ab:
+        exec(compile(Path(args.ab).read_text(), args.ab, "exec"), ab)  # (the user's own file)
+    spent: dict[str, float] = collections.defaultdict(float)
+    calls: collections.Counter = collections.Counter()
+    for spec in filter(None, args.breakdown.split(",")):
+        _wrap(spec, spent, calls)
+
+    web.make_users(0)
+    users = web.make_extra_users(f"cpu{os.getpid()}-", 2)
+    clients = {}
+    for seat, user in enumerate(users):
+        clients[seat] = Client()
+        clients[seat].force_login(user)
+    marks: dict[int, str] = {}
+
+    def new_game():
+        game = web.make_game(*users, pace="live", name="Move CPU")
+        for seat, client in clients.items():
+            marks[seat] = MARKS.search(client.get(f"/games/{game.pk}/", HTTP_HX_REQUEST="true")
+                                       .content.decode()).group(1)
+        return game
+
+    def take(seat: int, response) -> None:
+        moved = json.loads(response.headers.get("HX-Trigger") or "{}").get("game:moved")
+        if moved:
+            marks[seat] = moved["marks"]
+            return
+        body = response.content
+        if response.headers.get("Content-Encoding") == "gzip":
+            body = gzip.decompress(body)
+        found = MARKS.search(body.decode())
+        if found:
+            marks[seat] = found.group(1)
+
+    rng, sides = random.Random(args.seed), random.Random(99)
+    move_cpu, minimal_cpu, fetch_cpu, sizes = [], [], [], []
+    by_side: dict[bool, list[float]] = {True: [], False: []}
+    game = new_game()
+    made = 0
+    while made < args.moves:
+        info = clients[0].get(f"/games/{game.pk}/legal.json").json()
+        if info["status"] != "active":
+            game = new_game()
+            continue
+        seat = info["waiting"][0]
+        if seat != 0:
+            info = clients[seat].get(f"/games/{game.pk}/legal.json").json()
+        fields = web.choose(info["actions"], info["pending"], rng)
+        if fields is None:
+            game = new_game()
+            continue
+        client = clients[seat]
+        t = time.process_time()
+        client.post(f"/games/{game.pk}/bench-lock/")
+        minimal_cpu.append(time.process_time() - t)
+        side = sides.random() < 0.5
+        if ab:
+            (ab["on"] if side else ab["off"])()
+        t = time.process_time()
+        response = client.post(f"/games/{game.pk}/act/", urlencode({"version": info["version"], **fields}, doseq=True),
+                               content_type="application/x-www-form-urlencoded", HTTP_HX_REQUEST="true",
+                               HTTP_X_GAME_PARTS=marks[seat], HTTP_ACCEPT_ENCODING="gzip")
+        move_cpu.append(time.process_time() - t)
+        if response.status_code != 200:
+            sys.exit(f"bench/move_cpu.py: the move was refused ({response.status_code})")
+        sizes.append(len(response.content))
+        take(seat, response)
+        if not args.stale:
+            other = 1 - seat
+            t = time.process_time()
+            fetched = clients[other].get(f"/games/{game.pk}/poll/", {"v": info["version"]}, HTTP_HX_REQUEST="true",
+                                         HTTP_X_GAME_PARTS=marks[other], HTTP_ACCEPT_ENCODING="gzip")
+            fetch_cpu.append(time.process_time() - t)
+            take(other, fetched)
+        made += 1
+        if made == WARM_UP:
+            spent.clear()
+            calls.clear()
+        elif made > WARM_UP:
+            by_side[side].append(move_cpu[-1])
+
+    measured = args.moves - WARM_UP
+    move, minimal = (1000 * statistics.mean(x[WARM_UP:]) for x in (move_cpu, minimal_cpu))
+    print(f"{measured} moves (after {WARM_UP} to warm up), in-process CPU per request:")
+    print(f"  htmx move     {move:.3f} ms (median {1000 * statistics.median(move_cpu[WARM_UP:]):.3f}), "
+          f"{statistics.mean(sizes[WARM_UP:]):.0f} bytes")
+    print(f"  minimal       {minimal:.3f} ms: the move is {move / minimal:.2f}x")
+    if fetch_cpu:
+        print(f"  other page's fetch {1000 * statistics.mean(fetch_cpu[WARM_UP:]):.3f} ms")
+    if ab:
+        on, off = (1000 * _trimmed(by_side[s]) for s in (True, False))
+        print(f"A/B ({len(by_side[True])} moves on, {len(by_side[False])} off), trimmed means: "
+              f"on {on:.3f} ms, off {off:.3f} ms, off - on {off - on:+.3f} ms")
+    for spec in spent:
+        print(f"  {spec}: {1000 * spent[spec] / measured:.3f} ms a move ({calls[spec] / measured:.2f} calls)")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
