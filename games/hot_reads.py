@@ -155,10 +155,26 @@ def game_with_table(game_id: int, *, lock: bool = False, using: str = "default")
         row = cursor.fetchone()
     if row is None:
         return None
+    return _game(row, game_cols, table_cols, connection)
+
+
+def _game(row: tuple, game_cols: _Columns, table_cols: _Columns, connection) -> Game:
+    """The game from the start of ``row``, its table (the columns after it) cached on it."""
     n = len(game_cols.names)
     game = game_cols.build(row[:n], connection)
-    Game._meta.get_field("table").set_cached_value(game, table_cols.build(row[n:], connection))
+    Game._meta.get_field("table").set_cached_value(game, table_cols.build(row[n:n + len(table_cols.names)], connection))
     return game
+
+
+def _rows(sql: str, key: int, lockout_at: datetime | None, connection) -> list[tuple]:
+    """The rows of ``sql`` for the id ``key``, with the lockout's time as the first parameter
+    when it is asked for (``_lockout_sql`` comes before the WHERE)."""
+    params: list[Any] = [int(key)]
+    if lockout_at is not None:
+        params.insert(0, Sanction._meta.get_field("until").get_db_prep_value(lockout_at, connection))
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        return cursor.fetchall()
 
 
 def seats_with_users(table_id: int, *, lockout_at: datetime | None = None, using: str = "default") -> list[Seat]:
@@ -169,13 +185,8 @@ def seats_with_users(table_id: int, *, lockout_at: datetime | None = None, using
     its own for it."""
     sql, seat_cols, user_cols = _seats_sql(using, lockout_at is not None)
     connection = connections[using]
-    params: list[Any] = [int(table_id)]
-    if lockout_at is not None:
-        params.insert(0, Sanction._meta.get_field("until").get_db_prep_value(lockout_at, connection))
-    with connection.cursor() as cursor:
-        cursor.execute(sql, params)
-        rows = cursor.fetchall()
-    return [_seat(row, seat_cols, user_cols, lockout_at is not None, connection) for row in rows]
+    return [_seat(row, seat_cols, user_cols, lockout_at is not None, connection)
+            for row in _rows(sql, table_id, lockout_at, connection)]
 
 
 def _seat(row: tuple, seat_cols: _Columns, user_cols: _Columns, lockout: bool, connection) -> Seat:
@@ -195,17 +206,11 @@ def game_with_seats(game_id: int, *, lock: bool = False, lockout_at: datetime | 
     in one query (None for no such game)."""
     sql, (game_cols, table_cols, seat_cols, user_cols) = _game_seats_sql(using, lock, lockout_at is not None)
     connection = connections[using]
-    params: list[Any] = [int(game_id)]
-    if lockout_at is not None:
-        params.insert(0, Sanction._meta.get_field("until").get_db_prep_value(lockout_at, connection))
-    with connection.cursor() as cursor:
-        cursor.execute(sql, params)
-        rows = cursor.fetchall()
+    rows = _rows(sql, game_id, lockout_at, connection)
     if not rows:
         return None
-    g, t = len(game_cols.names), len(game_cols.names) + len(table_cols.names)
-    game = game_cols.build(rows[0][:g], connection)
-    Game._meta.get_field("table").set_cached_value(game, table_cols.build(rows[0][g:t], connection))
+    game = _game(rows[0], game_cols, table_cols, connection)
+    t = len(game_cols.names) + len(table_cols.names)
     # (A table without seats gives one row, its seat's columns all NULL.)
     seats = [_seat(row[t:], seat_cols, user_cols, lockout_at is not None, connection)
              for row in rows if row[t] is not None]
