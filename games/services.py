@@ -79,12 +79,10 @@ class Submission:
     # The log rows this submission wrote, oldest first (each inserted by _write, with the
     # game): a move's answer shows them without reading the log again (games/views/move_parts.py).
     rows: list[GameAction] = field(default_factory=list)
-    # The seats of the table as the submission read them, and the game's state and deadline
-    # as they were before it (what the mover's page showed; the state is what _write compares
-    # the new one with, None for the start of the game).
+    # The seats of the table as the submission read them, and the game's state as it was
+    # before it (what _write compares the new one with; None for the start of the game).
     seats: list[Seat] = field(default_factory=list)
     before: dict | None = None
-    before_deadline: datetime | None = None
 
 
 # ---------------------------------------------------------------------------------------------
@@ -786,7 +784,7 @@ def _begin(game: Game, seats: list[Seat], now: datetime) -> Submission:
     was before (the state, the deadline: what its pages showed)."""
     state = GameState.from_json(game.state)
     _clock(game, state, now)
-    return Submission(game=game, state=state, seats=seats, before=game.state, before_deadline=game.deadline)
+    return Submission(game=game, state=state, seats=seats, before=game.state)
 
 
 def game_submit_action(*, game: Game | int, user, action: dict, expected_version: int,

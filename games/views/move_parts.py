@@ -117,8 +117,7 @@ def page_marks(ctx: dict[str, Any]) -> dict[str, str]:
     """The marks of the game fragment drawn from ``ctx`` (games.views.play._context): what each
     part shows, as the page will send them back."""
     state, players, choices, economy = ctx["state"], ctx["players"], ctx["choices"], ctx["economy"]
-    me = ctx["me"]
-    acting = _acting(ctx)
+    me, acting = ctx["me"], ctx["acting"]
     marks = {"f": _digest((ctx["poll_seconds"], ctx["game"].aids, me and me.bot,
                            me is not None and state.players[me.position].bankrupt))}
     pool = (economy.get("free_parking"), economy.get("jackpot"))
@@ -144,11 +143,6 @@ _PLAYERS = tuple(f"p{k}" for k in range(8))
 
 def marks_text(marks: dict[str, str]) -> str:
     return " ".join(f"{key}.{value}" for key, value in marks.items())
-
-
-def _acting(ctx: dict[str, Any]) -> int | None:
-    me = ctx["me"]
-    return ctx["my_seat"] if me is not None and not me.bot else None
 
 
 def _into(target: str, swap: str, html: str = "") -> str:
@@ -207,7 +201,7 @@ def move_answer(request: HttpRequest, *, ctx: dict[str, Any], shown: dict[str, s
     response = HttpResponse("".join(parts))
     # Nothing but out-of-band swaps: #game itself stays.
     response = reswap(response, "none")
-    return trigger_client_event(response, "game:moved", {"version": game.version, "marks": marks_text(marks)})
+    return trigger_client_event(response, "game:moved", {"version": game.version, "marks": ctx["marks_text"]})
 
 
 def _parts(request: HttpRequest, *, ctx: dict[str, Any], shown: dict[str, str], seen: int,
@@ -239,7 +233,7 @@ def _parts(request: HttpRequest, *, ctx: dict[str, Any], shown: dict[str, str], 
     # page's script posts the version the page is at, game.js.)
     if shown["t"] != marks["t"]:
         # (The answer's context comes without a builder: play._context's ``parts``.)
-        tools_ctx = {**ctx, "builder": present.default_builder(state, _acting(ctx), choices)}
+        tools_ctx = {**ctx, "builder": present.default_builder(state, ctx["acting"], choices)}
         parts.append(_into("#game-tools", "innerHTML",
                            tools_html(tools_ctx, request)))
     if shown["u"] != marks["u"]:

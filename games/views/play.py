@@ -131,7 +131,7 @@ def _context(request: HttpRequest, game: Game, seats: list[Seat], me: Seat | Non
     bots_waited_on = _bots_waited_on(game, seats)
     ctx = {
         "game": game, "table": game.table, "state": state, "rules": state.rules, "me": me, "my_seat": my,
-        "is_player": me is not None, "active": active,
+        "acting": acting, "is_player": me is not None, "active": active,
         "players": players,
         "squares": None if parts else present.board_view(state, players, targets=choices.targets),
         "choices": choices, "decision": present.decision_text(state), "offer": offer,
