@@ -253,15 +253,6 @@ def visible_game(*, game_id: int, user) -> VisibleGame | None:
     return VisibleGame(game, seats, me)
 
 
-def visible_game_version(*, game_id: int, user) -> int | None:
-    """The version of the game, if the user may see it: the poll's one small query."""
-    return (
-        Game.objects.filter(_seen_by(user, table="table__"), pk=game_id)
-        .values_list("version", flat=True)
-        .first()
-    )
-
-
 @dataclass
 class DashboardEntry:
     card: TableCard

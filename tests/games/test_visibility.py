@@ -49,7 +49,6 @@ def test_a_private_game_and_its_table_are_404_on_every_page_for_an_outsider(clie
             assert client.get(url).status_code == 404, url
     assert selectors.visible_game(game_id=private_game.pk, user=charlie) is None
     assert selectors.visible_game(game_id=private_game.pk, user=AnonymousUser()) is None
-    assert selectors.visible_game_version(game_id=private_game.pk, user=charlie) is None
     assert selectors.table_page(table_id=private_game.table_id, user=charlie) is None
 
 
@@ -64,7 +63,8 @@ def test_the_players_and_the_invited_see_every_page_of_a_private_game(client, bo
     seen = selectors.visible_game(game_id=private_game.pk, user=invitee)
     assert seen is not None and seen.me is None  # invited, not seated: a spectator
     assert selectors.visible_game(game_id=private_game.pk, user=bob).me.user == bob
-    assert selectors.visible_game_version(game_id=private_game.pk, user=bob) == private_game.version
+    # (What the poll compares with the page's version: one read, play.poll.)
+    assert selectors.visible_game(game_id=private_game.pk, user=bob).game.version == private_game.version
 
 
 def test_an_invited_spectator_of_a_private_game_may_not_move(client, invitee, private_game):
@@ -98,7 +98,6 @@ def test_the_invitation_code_opens_a_private_table_and_nothing_else(alice, charl
 
 def test_selectors_answer_none_for_what_does_not_exist(alice):
     assert selectors.visible_game(game_id=10**9, user=alice) is None
-    assert selectors.visible_game_version(game_id=10**9, user=alice) is None
     assert selectors.table_page(table_id=10**9, user=alice) is None
     assert selectors.table_by_invite_code(code="no-such-code") is None
     assert selectors.table_by_invite_code(code="") is None
