@@ -33,10 +33,8 @@ import collections
 import functools
 import gzip
 import importlib
-import json
 import os
 import random
-import re
 import statistics
 import sys
 import time
@@ -48,7 +46,6 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import web  # (bench/web.py: its environment, users, games and bot)
 
 WARM_UP = 40  # moves left out of the figures (templates compiled, caches filled)
-MARKS = re.compile(r'<div id="game"[^>]*? data-marks="([^"]*)"')
 
 
 def _wrap(spec: str, spent: dict[str, float], calls: collections.Counter) -> None:
@@ -120,21 +117,14 @@ def main(argv: list[str] | None = None) -> int:
     def new_game():
         game = web.make_game(*users, pace="live", name="Move CPU")
         for seat, client in clients.items():
-            marks[seat] = MARKS.search(client.get(f"/games/{game.pk}/", HTTP_HX_REQUEST="true")
-                                       .content.decode()).group(1)
+            marks[seat] = web.marks_after(client.get(f"/games/{game.pk}/", HTTP_HX_REQUEST="true"), "1")
         return game
 
     def take(seat: int, response) -> None:
-        moved = json.loads(response.headers.get("HX-Trigger") or "{}").get("game:moved")
-        if moved:
-            marks[seat] = moved["marks"]
-            return
         body = response.content
         if response.headers.get("Content-Encoding") == "gzip":
             body = gzip.decompress(body)
-        found = MARKS.search(body.decode())
-        if found:
-            marks[seat] = found.group(1)
+        marks[seat] = web.marks_after(response, marks[seat], body.decode())
 
     rng, sides = random.Random(args.seed), random.Random(99)
     move_cpu, minimal_cpu, fetch_cpu, sizes = [], [], [], []

@@ -460,12 +460,13 @@ class Seat:
 MARKS = re.compile(r'<div id="game"[^>]*? data-marks="([^"]*)"')
 
 
-def marks_after(r, before: str) -> str:
-    """The page's marks after answer ``r``: its ``game:moved`` event's, or the full fragment's."""
+def marks_after(r, before: str, text: str | None = None) -> str:
+    """The page's marks after answer ``r`` (httpx's, or the test client's): its ``game:moved``
+    event's, or those of the full fragment (``text``: its body, when ``r.text`` is not it)."""
     trigger = r.headers.get("HX-Trigger")
     if trigger and "game:moved" in trigger:
         return json.loads(trigger)["game:moved"].get("marks", before)
-    found = MARKS.search(r.text) if r.status_code == 200 else None
+    found = MARKS.search(r.text if text is None else text) if r.status_code == 200 else None
     return found.group(1) if found else before
 
 
@@ -916,8 +917,7 @@ def profile_moves(moves: int) -> None:
     for seat, user in enumerate(users):
         clients[seat] = Client()
         clients[seat].force_login(user)
-        page = clients[seat].get(f"/games/{game.pk}/", HTTP_HX_REQUEST="true")
-        marks[seat] = MARKS.search(page.content.decode()).group(1)
+        marks[seat] = marks_after(clients[seat].get(f"/games/{game.pk}/", HTTP_HX_REQUEST="true"), "1")
     rng = random.Random(11)
     prof = cProfile.Profile()
     started = time.perf_counter()
@@ -937,9 +937,7 @@ def profile_moves(moves: int) -> None:
             HTTP_X_GAME_PARTS=marks[seat],
         )
         prof.disable()
-        trigger = json.loads(response.headers.get("HX-Trigger") or "{}").get("game:moved")
-        found = MARKS.search(response.content.decode())
-        marks[seat] = trigger["marks"] if trigger else found.group(1) if found else marks[seat]
+        marks[seat] = marks_after(response, marks[seat])
         assert response.status_code == 200, response.content[:300]
         made += 1
     print(
