@@ -73,15 +73,12 @@ _MARK = re.compile(r"[a-z]\d{0,3}\.[0-9a-f]{1,8}")
 _MAX_HEADER = 2000
 
 
-def wanted(request: HttpRequest) -> bool:
-    return bool(request.htmx) and HEADER in request.headers
-
-
 def shown_marks(request: HttpRequest) -> dict[str, str] | None:
-    """The marks of what the page shows, from its ``X-Game-Parts``; None when there are none to
-    read (a page from before them sends "1"), or they are malformed or too long."""
+    """The marks of what the page shows, from its script's ``X-Game-Parts``: the parts are
+    wanted. None (the full fragment) for a request that is no htmx one, and when there are no
+    marks to read (a page from before them sends "1"), or they are malformed or too long."""
     text = request.headers.get(HEADER, "")
-    if not text or len(text) > _MAX_HEADER:
+    if not request.htmx or not text or len(text) > _MAX_HEADER:
         return None
     marks = {}
     for mark in text.split(" "):
@@ -92,10 +89,10 @@ def shown_marks(request: HttpRequest) -> dict[str, str] | None:
     return marks
 
 
-def log_seen(shown: dict[str, str] | None) -> int:
+def log_seen(shown: dict[str, str]) -> int:
     """The number of the newest log entry the page shows (-1 when its marks do not say)."""
     try:
-        return int(shown["l"], 16) if shown else -1
+        return int(shown["l"], 16)
     except (KeyError, ValueError):
         return -1
 
@@ -178,7 +175,7 @@ def _tools(st, acting: int | None, choices) -> tuple:
     return choices.debt, choices.manage, others or None
 
 
-def move_answer(request: HttpRequest, *, ctx: dict[str, Any], shown: dict[str, str] | None, log_page: int,
+def move_answer(request: HttpRequest, *, ctx: dict[str, Any], shown: dict[str, str], log_page: int,
                 log_from: int | None = None) -> HttpResponse | None:
     """The parts that differ from what the page shows (its marks, ``shown``), as out-of-band
     swaps; None when the full fragment must go (see the module's doc). ``ctx`` is the page's
@@ -186,7 +183,7 @@ def move_answer(request: HttpRequest, *, ctx: dict[str, Any], shown: dict[str, s
     in ``ctx["log"]`` when it holds only the newest ones (a move's rows), which the page must
     then already show all entries before."""
     game: Game = ctx["game"]
-    if not ctx["active"] or shown is None or ctx["flash"] is not None:
+    if not ctx["active"] or ctx["flash"] is not None:
         return None
     marks = ctx["marks"]
     if shown.get("f") != marks["f"] or not set(marks) <= set(shown):

@@ -194,9 +194,10 @@ def poll(request: HttpRequest, game_id: int) -> HttpResponse:
         presence.seen(user_id=request.user.pk, game_id=game_id)
     if request.GET.get("v", "") == str(game.version):
         return HttpResponse(status=204)
-    if move_parts.wanted(request):
+    shown = move_parts.shown_marks(request)
+    if shown is not None:
         answer = move_parts.move_answer(request, ctx=_context(request, game, seats, me, parts=True),
-                                        shown=move_parts.shown_marks(request), log_page=LOG_PAGE)
+                                        shown=shown, log_page=LOG_PAGE)
         if answer is not None:
             return answer
     return render(request, "games/partials/game_body.html", _context(request, game, seats, me))
@@ -375,10 +376,10 @@ def act(request: HttpRequest, game_id: int) -> HttpResponse:
     me = next(s for s in seats if s.user_id == request.user.pk)
     if as_json:
         return _moved_json(sub, me)
-    if move_parts.wanted(request):
+    shown = move_parts.shown_marks(request)
+    if shown is not None:
         # The page's own script: only the parts that now differ from what the page shows (its
         # marks; issue 12).
-        shown = move_parts.shown_marks(request)
         # The rows the move wrote, unless the page's log is older than the position it moved
         # from (it missed others' moves): then the log's first page, read.
         log = _new_log_rows(sub) if move_parts.log_seen(shown) >= sub.before["seq"] else None
