@@ -196,8 +196,9 @@ def poll(request: HttpRequest, game_id: int) -> HttpResponse:
         return HttpResponse(status=204)
     shown = move_parts.shown_marks(request)
     if shown is not None:
-        answer = move_parts.move_answer(request, ctx=_context(request, game, seats, me, parts=True),
-                                        shown=shown, log_page=LOG_PAGE)
+        log = _log_since(game, move_parts.log_seen(shown))
+        answer = move_parts.move_answer(request, ctx=_context(request, game, seats, me, log=log, parts=True),
+                                        shown=shown, log_page=LOG_PAGE, log_from=log[0][-1]["seq"] if log else None)
         if answer is not None:
             return answer
     return render(request, "games/partials/game_body.html", _context(request, game, seats, me))
@@ -256,6 +257,21 @@ def _new_log_rows(sub: services.Submission) -> tuple[list[dict], bool] | None:
              "reason": (r.action or {}).get("reason")} for r in reversed(sub.rows)]
     # (Actions are numbered from 0, one log row each: seq + 1 of them so far.)
     return rows, rows[0]["seq"] + 1 > LOG_PAGE
+
+
+def _log_since(game: Game, seen: int) -> tuple[list[dict], bool] | None:
+    """The log rows newer than entry ``seen``, the newest a page shows (``move_parts.log_seen``),
+    newest first, and whether older ones exist: what an answer of parts adds to that page's log,
+    read without the entries it already shows (as ``_new_log_rows`` gives a move's own). At
+    least the newest row, which the centre's last card comes from. None when the page's marks
+    do not say, or a page's worth or more is new: the log's first page is read then (its list
+    is redrawn whole)."""
+    newest = game.state["seq"]
+    if not 0 <= seen <= newest or newest - seen >= LOG_PAGE:
+        return None
+    # (Actions are numbered from 0, one log row each: the newest n rows are those after
+    # newest - n.)
+    return hot_reads.log_rows(game.pk, limit=max(newest - seen, 1)), newest + 1 > LOG_PAGE
 
 
 def _wants_json(request: HttpRequest) -> bool:
@@ -381,8 +397,9 @@ def act(request: HttpRequest, game_id: int) -> HttpResponse:
         # The page's own script: only the parts that now differ from what the page shows (its
         # marks; issue 12).
         # The rows the move wrote, unless the page's log is older than the position it moved
-        # from (it missed others' moves): then the log's first page, read.
-        log = _new_log_rows(sub) if move_parts.log_seen(shown) >= sub.before["seq"] else None
+        # from (it missed others' moves): then those it lacks, read.
+        seen = move_parts.log_seen(shown)
+        log = _new_log_rows(sub) if seen >= sub.before["seq"] else _log_since(sub.game, seen)
         ctx = _context(request, sub.game, seats, me, log=log, parts=True)
         answer = move_parts.move_answer(request, ctx=ctx, shown=shown, log_page=LOG_PAGE,
                                         log_from=log[0][-1]["seq"] if log else None)

@@ -7,13 +7,14 @@ fresh render of the game."""
 from __future__ import annotations
 
 import json
+from unittest import mock
 
 import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from games import services
+from games import hot_reads, services
 from games.engine import GameState
 from games.models import Game
 from tests.games.parts_helpers import (
@@ -99,6 +100,22 @@ def test_a_page_several_moves_behind_gets_every_change_since_its_version(
     assert game.version >= shown + 7
     answer = _poll(client, game, shown, **parts_headers(page))
 
+    _assert_parts_make_the_fresh_page(client, game, page, answer)
+
+
+def test_a_page_behind_reads_only_the_log_entries_it_lacks(client, alice, bob, django_capture_on_commit_callbacks):
+    with django_capture_on_commit_callbacks(execute=True):
+        game = start_game(alice, bob)
+    client.force_login(alice)
+    page, shown, seen = _page(client, game), game.version, game.state["seq"]
+
+    game = _play(game, 3, django_capture_on_commit_callbacks)
+    with mock.patch.object(hot_reads, "log_rows", wraps=hot_reads.log_rows) as read:
+        answer = _poll(client, game, shown, **parts_headers(page))
+
+    game.refresh_from_db()
+    # One read, of the entries after the page's newest: not the log's first page.
+    assert [c.kwargs["limit"] for c in read.call_args_list] == [game.state["seq"] - seen]
     _assert_parts_make_the_fresh_page(client, game, page, answer)
 
 
