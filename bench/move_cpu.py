@@ -93,6 +93,10 @@ def main(argv: list[str] | None = None) -> int:
     web.setup_django()
     import secrets
 
+    from config import heap
+
+    heap.install()  # (as the server's processes: config/asgi.py)
+
     from django.test import Client
 
     # The games' seeds from a generator of the run's own: every run plays the same games.

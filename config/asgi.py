@@ -20,6 +20,8 @@ from asgiref.sync import sync_to_async
 from django.core.handlers import asgi
 from django.http import HttpRequest, HttpResponseBase
 
+from config import heap
+
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
 
@@ -39,6 +41,7 @@ def get_asgi_application() -> ASGIHandler:
     import django
 
     django.setup(set_prefix=False)
+    heap.install()  # (the heap frozen once warm: config/heap.py)
     return ASGIHandler()
 
 
