@@ -33,10 +33,12 @@ from django.utils.timezone import get_current_timezone_name, template_localtime
 from django.utils.translation import get_language, pgettext
 
 from games.links import game_url
+from games.views.present import group_marks
 
 SQUARES = "games/partials/board/squares.html"
 SQUARE = "games/partials/board/square.html"
 PLAYERS = "games/partials/players/panels.html"
+DEEDS = "games/partials/players/deeds.html"
 LOG = "games/partials/log/entries.html"
 LOG_MORE = "games/partials/log/more.html"
 DECISION = "games/partials/decision.html"
@@ -80,8 +82,29 @@ def players_html(players: list[dict[str, Any]], deadline: Any = None, *, deed_ba
     """The players' panels (``present.players_view``); ``deadline`` is the pending decision's,
     shown on the badge of whoever it waits on. With ``deed_base`` (the game's deed card
     address without the square), each deed links to its card."""
-    return _render(PLAYERS, players=players, deadline=_time_left(deadline), deed_base=deed_base,
+    language = get_language()
+    deeds = [_deeds_html(p["groups"], deed_base, language) for p in players]
+    return _render(PLAYERS, players=players, deadline=_time_left(deadline), deed_base=deed_base, deeds=deeds,
                    on=pgettext("the square a player stands on", "On"))
+
+
+# A player's deeds as their card shows them (players/deeds.html), kept by what they show (the
+# groups' and deeds' fields, present.card_marks), the deed cards' address and the language:
+# most of a card's markup, and the same from one move to the next while the cash changes.
+_DEEDS_KEPT: dict[tuple, SafeString] = {}
+_DEEDS_KEPT_MAX = 4096
+
+
+def _deeds_html(groups: list[dict[str, Any]], deed_base: str | None, language: str | None) -> SafeString:
+    if not groups:
+        return mark_safe("")
+    key = (group_marks(groups), deed_base, language)
+    html = _DEEDS_KEPT.get(key)
+    if html is None:
+        if len(_DEEDS_KEPT) >= _DEEDS_KEPT_MAX:
+            _DEEDS_KEPT.clear()
+        html = _DEEDS_KEPT[key] = _render(DEEDS, groups=groups, deed_base=deed_base)
+    return html
 
 
 def _time_left(deadline: Any) -> dict[str, str] | None:

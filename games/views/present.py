@@ -182,8 +182,12 @@ def card_marks(p: dict[str, Any]) -> tuple:
     """What a player's card shows of their view (``players_view``), as a tuple: two views draw
     alike exactly when their marks are equal (the page's marks, move_parts.py;
     tests/games/test_square_marks.py holds them to the markup)."""
-    return (_card_fields(p),
-            tuple((_group_fields(g), tuple(map(_deed_fields, g["deeds"]))) for g in p["groups"]))
+    return _card_fields(p), group_marks(p["groups"])
+
+
+def group_marks(groups: list[dict[str, Any]]) -> tuple:
+    """What a player's deeds (their groups, ``players_view``) show, as a tuple (``card_marks``)."""
+    return tuple((_group_fields(g), tuple(map(_deed_fields, g["deeds"]))) for g in groups)
 
 
 # ---------------------------------------------------------------------------------------------
