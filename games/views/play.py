@@ -67,27 +67,36 @@ def _log_rows(game: Game, before: int | None = None, limit: int = LOG_PAGE) -> t
     return rows[:limit], len(rows) > limit
 
 
-def _shown_state(data: dict[str, Any], seats: list[Seat]) -> GameState:
+def _shown_state(data: dict[str, Any], seats: list[Seat], *, written: GameState | None = None) -> GameState:
     """The position as the page shows it: each person by their current display name
     (selectors.live_names), not the name the state was given at the start. For display only:
-    this copy is never saved."""
+    this copy is never saved. ``written``: the position ``data`` was just written from (a
+    move's, services.Submission.state, which nothing uses once written): shown itself, not a
+    copy read again."""
     players = data.get("players") or []
     names = live_names([p["name"] for p in players], seats)
-    if names != [p["name"] for p in players]:
-        data = {**data, "players": [{**p, "name": n} for p, n in zip(players, names, strict=True)]}
-    state = GameState.from_json(data)
+    if written is not None:
+        state = written
+        for player, name in zip(state.players, names, strict=True):
+            player.name = name
+    else:
+        if names != [p["name"] for p in players]:
+            data = {**data, "players": [{**p, "name": n} for p, n in zip(players, names, strict=True)]}
+        state = GameState.from_json(data)
     state.board = localized_board(state.board)  # the squares' names in the reader's language
     return state
 
 
 def _context(request: HttpRequest, game: Game, seats: list[Seat], me: Seat | None, *,
              flash: str | None = None, flash_level: str = "error", prefill: dict | None = None,
-             log: tuple[list[dict], bool] | None = None, parts: bool = False) -> dict[str, Any]:
+             log: tuple[list[dict], bool] | None = None, parts: bool = False,
+             written: GameState | None = None) -> dict[str, Any]:
     """The game fragment's context. ``log``: the newest log rows and whether older ones exist,
     when the caller has them (a move's answer: the rows it wrote, _new_log_rows); else the log's
     first page is read. With ``parts`` (an answer of only the parts that changed: move_parts),
-    no squares and no trade builder: the answer draws those it needs itself."""
-    state = _shown_state(game.state, seats)
+    no squares and no trade builder: the answer draws those it needs itself. ``written``: the
+    position the move just wrote (``_shown_state``)."""
+    state = _shown_state(game.state, seats, written=written)
     active = game.status == Game.Status.ACTIVE
     my = me.position if me is not None else None
     # (A seat a bot plays since its player's third missed turn, RULES.md 15, takes no moves.)
@@ -400,7 +409,7 @@ def act(request: HttpRequest, game_id: int) -> HttpResponse:
         # from (it missed others' moves): then those it lacks, read.
         seen = move_parts.log_seen(shown)
         log = _new_log_rows(sub) if seen >= sub.before["seq"] else _log_since(sub.game, seen)
-        ctx = _context(request, sub.game, seats, me, log=log, parts=True)
+        ctx = _context(request, sub.game, seats, me, log=log, parts=True, written=sub.state)
         answer = move_parts.move_answer(request, ctx=ctx, shown=shown, log_page=LOG_PAGE,
                                         log_from=log[0][-1]["seq"] if log else None)
         if answer is not None:

@@ -318,3 +318,35 @@ def test_a_move_from_a_page_that_missed_moves_gets_every_part_it_lacks(client, a
     fresh = client.get(url, HTTP_HX_REQUEST="true").content.decode()
     applied, want = canonical(game_of(apply_parts(page, html))), canonical(game_of(parse(fresh)))
     assert applied == want, differences(applied, want)
+
+
+
+def test_the_position_a_move_wrote_shows_as_the_position_read_again(rf, alice, bob):
+    """A move's answer shows the position the service wrote (play._context's ``written``), not
+    a copy read again from the row: the same marks and markup, each player under their current
+    display name."""
+    from django_htmx.middleware import HtmxDetails
+
+    from games import services
+    from games.views import play
+    from games.views.page_html import decision_html, players_html
+
+    game = start_game(alice, bob)
+    seat, move = next_move(game)
+    user = users_by_seat(game)[seat]
+    for person in (alice, bob):
+        person.display_name = f"{person.username.title()} Renamed"
+        person.save(update_fields=["display_name"])
+    sub = services.game_submit_action(game=game, user=user, action=move, expected_version=game.version)
+    request = rf.get("/", HTTP_HX_REQUEST="true")
+    request.user, request.htmx = user, HtmxDetails(request)
+    me = next(s for s in sub.seats if s.user_id == user.pk)
+
+    read = play._context(request, sub.game, sub.seats, me, parts=True)
+    shown = play._context(request, sub.game, sub.seats, me, parts=True, written=sub.state)
+
+    assert shown["marks"] == read["marks"]
+    assert decision_html(shown, None) == decision_html(read, None)
+    cards = players_html(shown["players"], shown["deadline"])
+    assert cards == players_html(read["players"], read["deadline"])
+    assert "Alice Renamed" in cards and "Bob Renamed" in cards
