@@ -75,3 +75,19 @@ def test_pace_summary():
         pace_summary(pace="correspondence", turn_hours=1, rules=rules)
         == "Correspondence · 1 hour per turn"
     )
+
+
+@pytest.mark.parametrize("zone", ["UTC", "Europe/Madrid", "America/Argentina/Buenos_Aires"])
+def test_the_game_pages_deadline_is_in_the_readers_zone_as_the_date_filter_gives_it(zone):
+    """The game page's deadline (page_html._time_left): its ISO time in the reader's time zone,
+    as Django's ``date`` filter with "c" writes it."""
+    from django.template.defaultfilters import date as date_filter
+    from django.utils import timezone
+
+    from games.views.page_html import _time_left
+
+    deadline = timezone.now() + timedelta(minutes=3, microseconds=1234)
+    with timezone.override(zone):
+        iso = _time_left(deadline)["iso"]
+        assert iso == date_filter(timezone.template_localtime(deadline), "c")
+    assert datetime.fromisoformat(iso) == deadline
