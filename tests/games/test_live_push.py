@@ -66,6 +66,19 @@ def test_a_committed_move_publishes_the_new_version(push, alice, bob, django_cap
     assert message["data"] == f"{game.pk} {version}".encode()
 
 
+def test_the_publisher_connects_again_when_redis_dropped_its_connection(push, alice, bob):
+    game = start_game(alice, bob)
+    pubsub = _subscriber(push)
+    live.publish(game.pk, 1)
+    assert pubsub.get_message(timeout=WAIT)["data"] == f"{game.pk} 1".encode()
+
+    # Redis drops the publisher's one connection (a restart, an idle timeout).
+    assert redis.Redis.from_url(push).client_kill_filter(_id=live._client().client_id()) == 1
+    live.publish(game.pk, 2)
+
+    assert pubsub.get_message(timeout=WAIT)["data"] == f"{game.pk} 2".encode()
+
+
 def test_a_refused_move_publishes_nothing(push, alice, bob, django_capture_on_commit_callbacks):
     game = start_game(alice, bob)
     pubsub = _subscriber(push)
