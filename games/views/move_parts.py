@@ -50,6 +50,7 @@ from functools import lru_cache
 from typing import Any
 
 from django.http import HttpRequest, HttpResponse
+from django.utils.translation import get_language
 from django_htmx.http import reswap, trigger_client_event
 
 from games.links import deed_cards_path
@@ -118,8 +119,7 @@ def page_marks(ctx: dict[str, Any]) -> dict[str, str]:
     marks = {"f": _digest((ctx["poll_seconds"], ctx["game"].aids, me and me.bot,
                            me is not None and state.players[me.position].bankrupt))}
     pool = (economy.get("free_parking"), economy.get("jackpot"))
-    for key, i, m in zip(_SQUARES, _PARKING, present.square_marks(state, players, targets=choices.targets),
-                         strict=True):
+    for key, i, m in zip(_SQUARES, _PARKING, ctx["square_marks"], strict=True):
         marks[key] = _kept_digest((m, pool) if i else m)
     deadline = ctx["deadline"]
     for k, p in enumerate(players):
@@ -210,12 +210,11 @@ def _parts(request: HttpRequest, *, ctx: dict[str, Any], shown: dict[str, str], 
     parts.append(_into("#game .centre", "innerHTML",
                        decision_html(ctx, request)))
 
-    economy = ctx["economy"]
+    language = get_language()
     for i, key in enumerate(_SQUARES):
         if shown[key] != marks[key]:
-            sq = present.square_view(state, players, i, targets=choices.targets)
             parts.append(_instead_of(f"#game .board .squares > .sq:nth-child({i + 1})",
-                                     square_html(sq, economy=economy, game_id=game.pk)))
+                                     _square_part(ctx, i, language)))
 
     deed_base = deed_cards_path(game.pk)
     for k, p in enumerate(players):
@@ -237,6 +236,30 @@ def _parts(request: HttpRequest, *, ctx: dict[str, Any], shown: dict[str, str], 
         parts.append(_into("#game-surrender", "innerHTML",
                            surrender_html(ctx, request)))
     return parts
+
+
+# Squares as a move's answer draws them, kept by what they show: the board and the square, its
+# marks (present.square_marks: two views of a square with equal marks draw alike), the pool on
+# the free parking corner, the game where the square may be picked (its form posts there), and
+# the language. A token leaving a square leaves it as it was drawn before, and most squares
+# look the same in every game of their board.
+_SQUARES_KEPT: dict[tuple, str] = {}
+_SQUARES_KEPT_MAX = 4096
+
+
+def _square_part(ctx: dict[str, Any], i: int, language: str | None) -> str:
+    m = ctx["square_marks"][i]
+    state, economy, game = ctx["state"], ctx["economy"], ctx["game"]
+    pool = (economy.get("free_parking"), economy.get("jackpot")) if _PARKING[i] else None
+    key = (state.board.name, i, m, pool, game.pk if i in ctx["choices"].targets else None, language)
+    html = _SQUARES_KEPT.get(key)
+    if html is None:
+        sq = present.square_view(state, ctx["players"], i, targets=ctx["choices"].targets)
+        html = square_html(sq, economy=economy, game_id=game.pk)
+        if len(_SQUARES_KEPT) >= _SQUARES_KEPT_MAX:
+            _SQUARES_KEPT.clear()
+        _SQUARES_KEPT[key] = html
+    return html
 
 
 def _log_parts(ctx: dict[str, Any], old_seq: int, log_page: int) -> list[str]:

@@ -161,6 +161,7 @@ def _context(request: HttpRequest, game: Game, seats: list[Seat], me: Seat | Non
         "board_name": state.board.name,
     }
     # What each part shows, for the page to send back with its moves and fetches (move_parts).
+    ctx["square_marks"] = present.square_marks(state, players, targets=choices.targets) if active else None
     ctx["marks"] = move_parts.page_marks(ctx) if active else {}
     ctx["marks_text"] = move_parts.marks_text(ctx["marks"])
     return ctx

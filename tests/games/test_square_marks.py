@@ -76,3 +76,36 @@ def test_a_cards_marks_tell_everything_its_markup_shows(preset):
 
     play_game(rules, [make_bot("strategy") for _ in range(3)], 7, on_action=watch, max_actions=900)
     assert len(told) > 100 and len(drawn) == len(told)
+
+
+@pytest.mark.parametrize(("preset", "options"), [("classic", {"free_parking_jackpot": True}), ("world-classic", {})])
+def test_a_squares_marks_tell_everything_its_markup_shows(preset, options):
+    """Two views of a square with the same marks (and, on the free parking corner, the same pool)
+    draw the same markup, over whole games: what move_parts keeps a square's markup by."""
+    from games.views.page_html import square_html
+    from games.views.present import economy_view
+
+    rules = RuleSet.build(preset, options)
+    pools = set()
+    drawn: dict[tuple, str] = {}
+    told = set()
+
+    def watch(st, _action):
+        if st.seq % 3:
+            return
+        economy = economy_view(st)
+        for me in (0, 1, None):
+            players = players_view(st, me=me)
+            targets = choices_for(st, None if st.over or me is None else me).targets
+            for i, (sq, marks) in enumerate(zip(board_view(st, players, targets=targets),
+                                                square_marks(st, players, targets=targets), strict=True)):
+                pool = (economy.get("free_parking"), economy.get("jackpot")) if sq["corner"] == "parking" else None
+                pools.add(pool)
+                html = str(square_html(sq, economy=economy, game_id=1))
+                assert drawn.setdefault((i, marks, pool), html) == html, (i, sq["name"])
+                told.add(html)
+
+    play_game(rules, [make_bot("strategy") for _ in range(3)], 7, on_action=watch, max_actions=900)
+    assert len(told) > 100
+    if options:
+        assert len(pools) > 3  # (the pool grew and was won: the corner drawn with each)
