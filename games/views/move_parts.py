@@ -57,6 +57,7 @@ from games.links import deed_cards_path
 from games.models import Game
 from games.views import present
 from games.views.page_html import (
+    Kept,
     decision_html,
     log_html,
     log_more_html,
@@ -118,7 +119,7 @@ def page_marks(ctx: dict[str, Any]) -> dict[str, str]:
     me, acting = ctx["me"], ctx["acting"]
     marks = {"f": _digest((ctx["poll_seconds"], ctx["game"].aids, me and me.bot,
                            me is not None and state.players[me.position].bankrupt))}
-    pool = (economy.get("free_parking"), economy.get("jackpot"))
+    pool = _pool(economy)
     for key, i, m in zip(_SQUARES, _PARKING, ctx["square_marks"], strict=True):
         marks[key] = _kept_digest((m, pool) if i else m)
     deadline = ctx["deadline"]
@@ -136,6 +137,11 @@ def page_marks(ctx: dict[str, Any]) -> dict[str, str]:
 _SQUARES = tuple(f"s{i}" for i in range(40))
 _PARKING = tuple(present.CORNERS.get(i) == "parking" for i in range(40))
 _PLAYERS = tuple(f"p{k}" for k in range(8))
+
+
+def _pool(economy: dict[str, Any]) -> tuple:
+    """What the free parking corner shows beyond its marks: the pool (present.economy_view)."""
+    return economy.get("free_parking"), economy.get("jackpot")
 
 
 def marks_text(marks: dict[str, str]) -> str:
@@ -243,23 +249,19 @@ def _parts(request: HttpRequest, *, ctx: dict[str, Any], shown: dict[str, str], 
 # the free parking corner, the game where the square may be picked (its form posts there), and
 # the language. A token leaving a square leaves it as it was drawn before, and most squares
 # look the same in every game of their board.
-_SQUARES_KEPT: dict[tuple, str] = {}
-_SQUARES_KEPT_MAX = 4096
+_SQUARES_KEPT = Kept()
 
 
 def _square_part(ctx: dict[str, Any], i: int, language: str | None) -> str:
-    m = ctx["square_marks"][i]
-    state, economy, game = ctx["state"], ctx["economy"], ctx["game"]
-    pool = (economy.get("free_parking"), economy.get("jackpot")) if _PARKING[i] else None
-    key = (state.board.name, i, m, pool, game.pk if i in ctx["choices"].targets else None, language)
-    html = _SQUARES_KEPT.get(key)
-    if html is None:
-        sq = present.square_view(state, ctx["players"], i, targets=ctx["choices"].targets)
-        html = square_html(sq, economy=economy, game_id=game.pk)
-        if len(_SQUARES_KEPT) >= _SQUARES_KEPT_MAX:
-            _SQUARES_KEPT.clear()
-        _SQUARES_KEPT[key] = html
-    return html
+    state, economy, game, targets = ctx["state"], ctx["economy"], ctx["game"], ctx["choices"].targets
+
+    def draw():
+        sq = present.square_view(state, ctx["players"], i, targets=targets)
+        return square_html(sq, economy=economy, game_id=game.pk)
+
+    key = (state.board.name, i, ctx["square_marks"][i], _pool(economy) if _PARKING[i] else None,
+           game.pk if i in targets else None, language)
+    return _SQUARES_KEPT.get(key, draw)
 
 
 def _log_parts(ctx: dict[str, Any], old_seq: int, log_page: int) -> list[str]:

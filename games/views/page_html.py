@@ -18,7 +18,7 @@ times them.
 from __future__ import annotations
 
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from functools import lru_cache
 from typing import Any
 
@@ -87,23 +87,34 @@ def players_html(players: list[dict[str, Any]], deadline: Any = None, *, deed_ba
                    on=pgettext("the square a player stands on", "On"))
 
 
+class Kept:
+    """Markup kept by a key that says everything it shows: drawn once (``draw()``), then given
+    again; at most ``size`` pieces (all forgotten when full)."""
+
+    def __init__(self, size: int = 4096) -> None:
+        self._kept: dict[tuple, SafeString] = {}
+        self._size = size
+
+    def get(self, key: tuple, draw: Callable[[], SafeString]) -> SafeString:
+        html = self._kept.get(key)
+        if html is None:
+            if len(self._kept) >= self._size:
+                self._kept.clear()
+            html = self._kept[key] = draw()
+        return html
+
+
 # A player's deeds as their card shows them (players/deeds.html), kept by what they show (the
 # groups' and deeds' fields, present.card_marks), the deed cards' address and the language:
 # most of a card's markup, and the same from one move to the next while the cash changes.
-_DEEDS_KEPT: dict[tuple, SafeString] = {}
-_DEEDS_KEPT_MAX = 4096
+_DEEDS_KEPT = Kept()
 
 
 def _deeds_html(groups: list[dict[str, Any]], deed_base: str | None, language: str | None) -> SafeString:
     if not groups:
         return mark_safe("")
-    key = (group_marks(groups), deed_base, language)
-    html = _DEEDS_KEPT.get(key)
-    if html is None:
-        if len(_DEEDS_KEPT) >= _DEEDS_KEPT_MAX:
-            _DEEDS_KEPT.clear()
-        html = _DEEDS_KEPT[key] = _render(DEEDS, groups=groups, deed_base=deed_base)
-    return html
+    return _DEEDS_KEPT.get((group_marks(groups), deed_base, language),
+                           lambda: _render(DEEDS, groups=groups, deed_base=deed_base))
 
 
 def _time_left(deadline: Any) -> dict[str, str] | None:
