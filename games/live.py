@@ -103,6 +103,11 @@ class Unavailable(Exception):
     """No subscription to Redis: the page should poll."""
 
 
+def _time_up(waiter: asyncio.Future) -> None:
+    if not waiter.done():
+        waiter.set_result(None)
+
+
 class Listener:
     """One open stream: the newest version heard for its game, whether its chat has news, and a
     flag to wake it."""
@@ -112,30 +117,46 @@ class Listener:
         self._told: int | None = None  # the version last returned by next()
         self.chat = False
         self.closed = False
-        self._wake = asyncio.Event()
+        self._news = False  # something was heard since next() last returned
+        self._waiter: asyncio.Future | None = None  # what next() awaits, while it waits
+
+    def _wake(self) -> None:
+        self._news = True
+        if self._waiter is not None and not self._waiter.done():
+            self._waiter.set_result(None)
 
     def hear(self, version: int) -> None:
         if self.version is None or version > self.version:
             self.version = version
-            self._wake.set()
+            self._wake()
 
     def hear_chat(self) -> None:
         self.chat = True
-        self._wake.set()
+        self._wake()
 
     def close(self) -> None:
         self.closed = True
-        self._wake.set()
+        self._wake()
 
     async def next(self, timeout: float) -> tuple[int | None, bool] | None:
         """What was heard since the last call: (the newest version, or None if no new one;
         whether the chat has news); None after ``timeout`` seconds of silence (time for a
         heartbeat). Raises Unavailable once the subscription is lost."""
-        try:
-            await asyncio.wait_for(self._wake.wait(), timeout)
-        except TimeoutError:
-            return None
-        self._wake.clear()
+        if not self._news:
+            # One future and one timer, woken by whichever comes first. (asyncio.wait_for made
+            # a task of each wait and, at each heartbeat, cancelled it and waited for it: most
+            # of what an idle open page cost the server.)
+            loop = asyncio.get_running_loop()
+            waiter = self._waiter = loop.create_future()
+            timer = loop.call_later(timeout, _time_up, waiter)
+            try:
+                await waiter
+            finally:
+                timer.cancel()
+                self._waiter = None
+            if not self._news:
+                return None
+        self._news = False
         if self.closed:
             raise Unavailable
         chat, self.chat = self.chat, False
