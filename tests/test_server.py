@@ -125,3 +125,29 @@ def test_gunicorn_with_the_worker_serves_keeps_its_worker_and_stops(tmp_path):
         if proc.poll() is None:
             os.killpg(proc.pid, signal.SIGKILL)
             proc.wait()
+
+
+def test_uvicorns_own_tick_refreshes_the_date_on_each_of_ours(monkeypatch):
+    """The loop above counts in uvicorn's tenths: uvicorn's on_tick must still do its per-second
+    work (here, the Date header) at every counter the loop passes it."""
+
+    async def app(scope, receive, send):  # (never called)
+        raise AssertionError
+
+    config = Config(app=app, lifespan="off")
+    config.load()
+    srv = server.Server(config)
+    clock = [1_700_000_000.0]
+    monkeypatch.setattr("uvicorn.server.time.time", lambda: clock[0])
+
+    async def ticks():
+        dates = []
+        for counter in (0, 10, 20):
+            assert await srv.on_tick(counter) is False
+            dates.append(dict(srv.server_state.default_headers)[b"date"])
+            clock[0] += 1
+        return dates
+
+    dates = asyncio.run(ticks())
+    assert len(set(dates)) == 3
+    assert dates[0] == b"Tue, 14 Nov 2023 22:13:20 GMT"
