@@ -13,7 +13,6 @@ from __future__ import annotations
 import contextlib
 import os
 import signal
-import socket
 import subprocess
 import time
 import urllib.request
@@ -21,40 +20,18 @@ from pathlib import Path
 
 import pytest
 
+from tests.processes import free_port, process_tree
+
 ROOT = Path(__file__).resolve().parent.parent
-
-
-def _free_port() -> int:
-    # Two test runs on one machine (helpers' worktrees, CI) must not fight over a fixed port.
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
-PORT = _free_port()
+PORT = free_port()
 START_TIMEOUT = 180  # setup, migrations on a fresh database, then three processes starting
 STOP_TIMEOUT = 60
 
 pytestmark = pytest.mark.slow
 
 
-def _children() -> dict[int, list[int]]:
-    tree: dict[int, list[int]] = {}
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            stat = (entry / "stat").read_text()
-        except OSError:
-            continue
-        # The command may hold spaces and parentheses: the fields after the last ")" are fixed.
-        ppid = int(stat.rsplit(")", 1)[1].split()[1])
-        tree.setdefault(ppid, []).append(int(entry.name))
-    return tree
-
-
 def _descendants(pid: int) -> set[int]:
-    tree, found, todo = _children(), set(), [pid]
+    tree, found, todo = process_tree(), set(), [pid]
     while todo:
         for child in tree.get(todo.pop(), []):
             if child not in found:

@@ -10,7 +10,6 @@ from __future__ import annotations
 import asyncio
 import os
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -22,6 +21,7 @@ import pytest
 from uvicorn.config import Config
 
 from config import server
+from tests.processes import free_port, process_tree
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -63,28 +63,13 @@ def test_the_counter_wraps_as_uvicorns_does(monkeypatch):
     assert max(counters) == 863990 and counters[86400] == 0 and counters[86401] == 10
 
 
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
 def _workers(arbiter: int) -> set[int]:
-    found = set()
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            try:
-                ppid = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
-            except (OSError, IndexError, ValueError):
-                continue
-            if ppid == arbiter:
-                found.add(int(entry.name))
-    return found
+    return set(process_tree().get(arbiter, []))
 
 
 @pytest.mark.slow
 def test_gunicorn_with_the_worker_serves_keeps_its_worker_and_stops(tmp_path):
-    port = _free_port()
+    port = free_port()
     env = os.environ.copy()
     # The embedded defaults (SQLite in a folder of its own): the page below reads no table.
     for name in ("DATABASE_URL", "CACHE_URL", "CELERY_BROKER_URL", "LIVE_REDIS_URL"):

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import asyncio
 import re
-import socket
 import threading
 import time
 import uuid
@@ -26,18 +25,13 @@ from games.models import Game
 from tests.e2e.test_phone_board import open_game
 from tests.games.live_helpers import redis_url_or_skip
 from tests.games.play_helpers import start_game, users_by_seat
+from tests.processes import free_port
 
 pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True)]
 
 DESKTOP = {"width": 1280, "height": 900}
 PHONE = {"width": 390, "height": 844}
 MOVE_BUTTON = "#game .choices form[hx-post] button[type=submit]"
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 @pytest.fixture
@@ -52,7 +46,7 @@ def asgi_site(settings, transactional_db):
         pytest.skip("push in the browser needs PostgreSQL (CI): SQLite's test database is in memory")
     settings.LIVE_REDIS_URL = redis_url_or_skip()
     settings.LIVE_CHANNEL_PREFIX = f"test-{uuid.uuid4().hex}"
-    port = _free_port()
+    port = free_port()
     settings.SITE_URL = f"http://127.0.0.1:{port}"
     # Each request runs in a thread of its own under ASGI: its connection closes when it ends
     # (production lends them from a pool, DATABASE_POOL), none is left when the test database goes.

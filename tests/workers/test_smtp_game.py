@@ -7,7 +7,6 @@ game's record shows: one e-mail per wait, once each, plus the start and the end.
 from __future__ import annotations
 
 import email
-import socket
 import threading
 from collections import Counter
 from email import policy
@@ -25,6 +24,7 @@ from notifications.models import Kind, Notification
 from notifications.services import WAITS, unsubscribe_target
 from tests.factories import UserFactory
 from tests.games.play_helpers import choose
+from tests.processes import free_port
 from tests.workers.conftest import wait_for
 
 pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True)]
@@ -51,18 +51,10 @@ class Inbox:
             return len(self.messages)
 
 
-def _free_port() -> int:
-    # One the system picks (two test runs on one machine, helpers' worktrees and CI, must not
-    # fight over a fixed range; tests/test_bin_run.py does the same).
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 @pytest.fixture
 def smtp_server():
     inbox = Inbox()
-    controller = Controller(inbox, hostname="127.0.0.1", port=_free_port())
+    controller = Controller(inbox, hostname="127.0.0.1", port=free_port())
     controller.start()
     yield controller, inbox
     controller.stop()
