@@ -103,7 +103,8 @@ class Unavailable(Exception):
     """No subscription to Redis: the page should poll."""
 
 
-def _time_up(waiter: asyncio.Future) -> None:
+def _release(waiter: asyncio.Future) -> None:
+    """End a Listener's wait (its news or its time has come), unless it has ended already."""
     if not waiter.done():
         waiter.set_result(None)
 
@@ -122,8 +123,8 @@ class Listener:
 
     def _wake(self) -> None:
         self._news = True
-        if self._waiter is not None and not self._waiter.done():
-            self._waiter.set_result(None)
+        if self._waiter is not None:
+            _release(self._waiter)
 
     def hear(self, version: int) -> None:
         if self.version is None or version > self.version:
@@ -148,7 +149,7 @@ class Listener:
             # of what an idle open page cost the server.)
             loop = asyncio.get_running_loop()
             waiter = self._waiter = loop.create_future()
-            timer = loop.call_later(timeout, _time_up, waiter)
+            timer = loop.call_later(timeout, _release, waiter)
             try:
                 await waiter
             finally:

@@ -26,7 +26,9 @@ from tests.processes import free_port, process_tree
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def test_the_loop_does_the_per_second_work_on_every_wake_up(monkeypatch):
+def _run_loop(monkeypatch, ticks: int) -> tuple[list[float], list[int]]:
+    """The loop run for ``ticks`` ticks, without sleeping: what it slept, and the counters it
+    passed to on_tick."""
     slept: list[float] = []
     counters: list[int] = []
 
@@ -35,12 +37,16 @@ def test_the_loop_does_the_per_second_work_on_every_wake_up(monkeypatch):
 
     async def on_tick(self, counter):
         counters.append(counter)
-        return len(counters) == 25
+        return len(counters) == ticks
 
     monkeypatch.setattr(server.asyncio, "sleep", sleep)
     monkeypatch.setattr(server.Server, "on_tick", on_tick)
     asyncio.run(server.Server(Config(app=None)).main_loop())
+    return slept, counters
 
+
+def test_the_loop_does_the_per_second_work_on_every_wake_up(monkeypatch):
+    slept, counters = _run_loop(monkeypatch, 25)
     assert slept == [server.TICK_SECONDS] * 24 == [1.0] * 24
     # uvicorn's on_tick does its once-a-second work when counter % 10 == 0: on every tick here.
     assert len(counters) == 25 and all(c % 10 == 0 for c in counters)
@@ -48,18 +54,7 @@ def test_the_loop_does_the_per_second_work_on_every_wake_up(monkeypatch):
 
 
 def test_the_counter_wraps_as_uvicorns_does(monkeypatch):
-    counters: list[int] = []
-
-    async def sleep(seconds):
-        return None
-
-    async def on_tick(self, counter):
-        counters.append(counter)
-        return len(counters) == 86402
-
-    monkeypatch.setattr(server.asyncio, "sleep", sleep)
-    monkeypatch.setattr(server.Server, "on_tick", on_tick)
-    asyncio.run(server.Server(Config(app=None)).main_loop())
+    _slept, counters = _run_loop(monkeypatch, 86402)
     assert max(counters) == 863990 and counters[86400] == 0 and counters[86401] == 10
 
 

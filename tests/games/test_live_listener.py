@@ -15,6 +15,11 @@ def run(coro):
     return asyncio.run(coro)
 
 
+def _nothing_scheduled(loop: asyncio.AbstractEventLoop) -> bool:
+    """No timer left behind: the loop has nothing scheduled that is still to run."""
+    return not [h for h in loop._scheduled if not h.cancelled()]
+
+
 def test_silence_is_none_after_the_timeout_and_leaves_no_timer():
     async def go():
         loop = asyncio.get_running_loop()
@@ -23,8 +28,7 @@ def test_silence_is_none_after_the_timeout_and_leaves_no_timer():
         assert await listener.next(0.05) is None
         assert loop.time() - start >= 0.04
         assert listener._waiter is None
-        # (No timer left behind: the loop has nothing scheduled.)
-        assert not [h for h in loop._scheduled if not h.cancelled()]
+        assert _nothing_scheduled(loop)
     run(go())
 
 
@@ -36,7 +40,7 @@ def test_a_version_heard_while_waiting_wakes_it_at_once():
         listener.hear(7)
         assert await asyncio.wait_for(waiting, 1) == (7, False)
         loop = asyncio.get_running_loop()
-        assert not [h for h in loop._scheduled if not h.cancelled()]
+        assert _nothing_scheduled(loop)
     run(go())
 
 
@@ -89,7 +93,7 @@ def test_a_cancelled_wait_leaves_nothing_behind():
         with pytest.raises(asyncio.CancelledError):
             await waiting
         assert listener._waiter is None
-        assert not [h for h in loop._scheduled if not h.cancelled()]
+        assert _nothing_scheduled(loop)
         # Heard after the page left: nothing to wake, nothing raised.
         listener.hear(9)
     run(go())
