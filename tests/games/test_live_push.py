@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
+import os
 import uuid
 
 import pytest
@@ -73,10 +75,45 @@ def test_the_publisher_connects_again_when_redis_dropped_its_connection(push, al
     assert pubsub.get_message(timeout=WAIT)["data"] == f"{game.pk} 1".encode()
 
     # Redis drops the publisher's one connection (a restart, an idle timeout).
-    assert redis.Redis.from_url(push).client_kill_filter(_id=live._client().client_id()) == 1
+    assert redis.Redis.from_url(push).client_kill_filter(_id=live._client().command("CLIENT", "ID")) == 1
     live.publish(game.pk, 2)
 
     assert pubsub.get_message(timeout=WAIT)["data"] == f"{game.pk} 2".encode()
+
+
+def test_the_publisher_is_one_connection_a_forked_child_does_not_share(push, alice, bob, monkeypatch):
+    game = start_game(alice, bob)
+    pubsub = _subscriber(push)
+    publisher = live._client()
+    live.publish(game.pk, 1)
+    first = publisher.command("CLIENT", "ID")
+    live.publish(game.pk, 2)
+    assert publisher.command("CLIENT", "ID") == first  # (one connection, kept)
+
+    # In a child forked from this process (Celery's prefork workers), the parent's socket is
+    # never used: the child makes its own connection.
+    parent = os.getpid()
+    monkeypatch.setattr(live.os, "getpid", lambda: parent + 1)
+    live.publish(game.pk, 3)
+
+    assert publisher.command("CLIENT", "ID") != first
+    assert [pubsub.get_message(timeout=WAIT)["data"] for _ in range(3)] == \
+        [f"{game.pk} {v}".encode() for v in (1, 2, 3)]
+
+
+def test_a_publish_to_a_redis_that_does_not_answer_is_logged_and_tried_once(push, alice, bob, settings, caplog,
+                                                                            monkeypatch):
+    game = start_game(alice, bob)
+    settings.LIVE_REDIS_URL = "redis://127.0.0.1:1/0"  # nothing listens there
+    made = []
+    real = redis.ConnectionPool.make_connection
+    monkeypatch.setattr(redis.ConnectionPool, "make_connection", lambda pool: made.append(1) or real(pool))
+
+    with caplog.at_level(logging.WARNING, logger="games.live"):
+        live.publish(game.pk, 1)  # (returns: the move stands)
+
+    assert f"could not publish game {game.pk} 1" in caplog.text
+    assert len(made) == 1  # (a connection that never worked is not tried again)
 
 
 def test_a_refused_move_publishes_nothing(push, alice, bob, django_capture_on_commit_callbacks):
