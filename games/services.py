@@ -18,9 +18,7 @@ from typing import Any, ClassVar
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.db import IntegrityError, connection, transaction
-from django.db.models import Case, Value, When
-from django.db.models.functions import Cast
+from django.db import IntegrityError, transaction
 from django.utils import timezone, translation
 from django.utils.translation import gettext_lazy as _
 
@@ -661,23 +659,10 @@ def _sync_rows(game: Game, state: GameState, before: dict | None, events: list[d
     else:
         changed = list(state.board.deeds)
     if changed:
-        # One UPDATE, without reading the rows first: a single deed's values, else a CASE on
-        # the square for each column.
-        values = {sq: {"owner_seat": None if new_owner[sq] < 0 else new_owner[sq], "level": new_level[sq],
-                       "mortgaged": new_mort[sq], "mortgaged_round": new_mround[sq]} for sq in changed}
-        rows = DeedRow.objects.filter(game=game, square__in=changed)
-        if len(changed) == 1:
-            rows.update(**values[changed[0]])
-        else:
-            cases = {}
-            for name in ("owner_seat", "level", "mortgaged", "mortgaged_round"):
-                col = DeedRow._meta.get_field(name)
-                case = Case(*(When(square=sq, then=Value(values[sq][name], output_field=col)) for sq in changed),
-                            output_field=col)
-                # As bulk_update does: PostgreSQL types a CASE of NULLs as text unless cast.
-                cases[name] = Cast(case, output_field=col) if connection.features.requires_casted_case_in_updates \
-                    else case
-            rows.update(**cases)
+        # One UPDATE, without reading the rows first (compiled once: games/hot_writes.py).
+        hot_writes.update_deeds(game.pk, {
+            sq: {"owner_seat": None if new_owner[sq] < 0 else new_owner[sq], "level": new_level[sq],
+                 "mortgaged": new_mort[sq], "mortgaged_round": new_mround[sq]} for sq in changed})
     if before is None:
         for row in DeckRow.objects.filter(game=game):
             row.cards = state.decks.get(row.name, [])

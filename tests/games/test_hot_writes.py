@@ -13,7 +13,7 @@ from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from games import hot_writes
-from games.models import Game, GameAction
+from games.models import DeedRow, Game, GameAction
 from tests.games.play_helpers import autoplay, start_game
 
 pytestmark = pytest.mark.django_db
@@ -146,3 +146,34 @@ def test_a_move_on_a_game_row_that_is_gone_raises_and_writes_no_log_rows(alice, 
     with pytest.raises(DatabaseError), transaction.atomic():
         hot_writes.write_move(ghost, ["version"], rows)
     assert not GameAction.objects.filter(game=game, seq=999).exists()
+
+
+def _deeds(game) -> dict:
+    return {d.square: (d.owner_seat, d.level, d.mortgaged, d.mortgaged_round)
+            for d in DeedRow.objects.filter(game=game)}
+
+
+@pytest.mark.parametrize("squares", [[1], [1, 3, 39], "all"])
+def test_the_deeds_rows_as_the_orm_updates_them(alice, bob, squares):
+    game = start_game(alice, bob)
+    twin = start_game(alice, bob)
+    other = start_game(alice, bob)
+    if squares == "all":
+        squares = sorted(_deeds(game))
+    # Every kind of value: a seat and none, levels, both flags, a round and none.
+    values = {sq: {"owner_seat": None if i % 3 == 0 else i % 2, "level": i % 6, "mortgaged": i % 2 == 1,
+                   "mortgaged_round": None if i % 2 == 0 else 100 + i} for i, sq in enumerate(squares)}
+    untouched = _deeds(other)
+
+    with CaptureQueriesContext(connection) as ctx:
+        hot_writes.update_deeds(game.pk, values)
+    for sq, row in values.items():
+        DeedRow.objects.filter(game_id=twin.pk, square=sq).update(**row)
+
+    assert _deeds(game) == _deeds(twin)
+    assert {sq: _deeds(game)[sq] for sq in squares} == {
+        sq: (v["owner_seat"], v["level"], v["mortgaged"], v["mortgaged_round"]) for sq, v in values.items()}
+    assert _deeds(other) == untouched  # (the game's rows only)
+    if connection.vendor == "postgresql" or len(squares) == 1:
+        assert len(ctx) == 1 and ctx.captured_queries[0]["sql"].startswith("UPDATE")
+    hot_writes.update_deeds(game.pk, {})  # (nothing changed: nothing written)
