@@ -71,7 +71,8 @@ HEADER = "X-Game-Parts"
 # A mark: a part's key (the frame "f", square "s12", player "p3", the tools "t", the surrender
 # panel "u") and a digest, or the log's newest entry ("l" and its number); the page's marks are
 # these, space-separated. (Their digests: 24 bits of CRC-32 of what the part shows.)
-_MARK = re.compile(r"[a-z]\d{0,3}\.[0-9a-f]{1,8}")
+_MARK = r"[a-z]\d{0,3}\.[0-9a-f]{1,8}"
+_MARKS = re.compile(rf"{_MARK}(?: {_MARK})*")
 _MAX_HEADER = 2000
 
 
@@ -82,13 +83,9 @@ def shown_marks(request: HttpRequest) -> dict[str, str] | None:
     text = request.headers.get(HEADER, "")
     if not request.htmx or not text or len(text) > _MAX_HEADER:
         return None
-    marks = {}
-    for mark in text.split(" "):
-        if not _MARK.fullmatch(mark):
-            return None
-        key, _dot, value = mark.partition(".")
-        marks[key] = value
-    return marks
+    if not _MARKS.fullmatch(text):
+        return None
+    return dict(mark.split(".") for mark in text.split(" "))
 
 
 def log_seen(shown: dict[str, str]) -> int:
@@ -155,7 +152,7 @@ def _into(target: str, swap: str, html: str = "") -> str:
     return f'<div hx-swap-oob="{swap}:{target}">{html}</div>\n'
 
 
-_FIRST_TAG = re.compile(r"^(\s*<[a-zA-Z][\w-]*)")
+_FIRST_TAG = re.compile(r"\s*<[a-zA-Z][\w-]*")
 
 
 class _Unmarkable(Exception):
@@ -165,10 +162,11 @@ class _Unmarkable(Exception):
 def _instead_of(target: str, html: str) -> str:
     """``html`` (one element, from an entry point) swapped in place of the target: the element
     itself carries hx-swap-oob."""
-    marked, n = _FIRST_TAG.subn(rf'\1 hx-swap-oob="outerHTML:{target}"', str(html), count=1)
-    if n != 1:
+    tag = _FIRST_TAG.match(html)
+    if tag is None:
         raise _Unmarkable(html[:80])
-    return marked + "\n"
+    end = tag.end()
+    return f'{html[:end]} hx-swap-oob="outerHTML:{target}"{html[end:]}\n'
 
 
 def _tools(st, acting: int | None, choices) -> tuple:

@@ -236,7 +236,8 @@ def test_a_page_without_readable_marks_gets_the_whole_fragment(
 
     marks = marks_of(page)
     for sent, v in (("1", shown), ("", shown), ("s1.zz " + marks, shown), (marks.rsplit(" ", 3)[0], shown),
-                    (marks + " x.1" * 600, shown), ("s1." + "a" * 9, shown)):
+                    (marks + " x.1" * 600, shown), ("s1." + "a" * 9, shown), (marks + " ", shown),
+                    (" " + marks, shown), (marks.replace(" ", "  ", 1), shown), (marks.replace(".", "..", 1), shown)):
         answer = _poll(client, game, v, HTTP_HX_REQUEST="true", HTTP_X_GAME_PARTS=sent)
         assert answer.status_code == 200
         html = answer.content.decode()
