@@ -33,6 +33,17 @@ def test_a_dicts_items_come_first_and_anything_else_as_before():
     assert template.render(d={"name": "Ann"}, o=Thing()) == "Ann||attribute|True"
 
 
+def test_a_templates_globals_are_the_environments_overlaid_with_its_own_and_its_own_stay_its():
+    env = engines["jinja2"].env
+    mine = env.from_string("{{ gettext('Mortgage') }}|{{ who }}", globals={"who": "mine"})
+    other = env.from_string("{{ who is defined }}|{{ range(2)|list }}")
+
+    assert type(mine.globals) is dict and mine.globals["gettext"] is env.globals["gettext"]
+    assert mine.render() == "Mortgage|mine" and mine.render(who="given") == "Mortgage|given"
+    assert other.render() == "False|[0, 1]"  # (one template's globals are not the environment's)
+    assert "who" not in env.globals
+
+
 @pytest.mark.parametrize("preset", ["classic", "world-classic"])
 def test_every_partial_of_the_game_page_reads_as_with_jinjas_own_lookup(client, alice, bob, monkeypatch, preset):
     env = engines["jinja2"].env
