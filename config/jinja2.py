@@ -31,15 +31,13 @@ same; the environment's globals are all set before any template loads, as Jinja2
 
 from __future__ import annotations
 
-from functools import cache
 from typing import Any
 
-from django.core.signals import setting_changed
-from django.dispatch import receiver
 from django.utils.translation import get_language, gettext, ngettext
 from jinja2 import Environment, Template
 from markupsafe import Markup
 
+from config.words import keeper, per_language
 from games import formats
 
 
@@ -51,32 +49,10 @@ class SiteTemplate(Template):
         return super().new_context(vars, shared, locals)
 
 
-# More distinct messages than the templates hold would be a template translating values:
-# those are looked up every time, not kept.
-_MAX_WORDS = 2000
-
-
-@cache
+@per_language
 def _words(language: str | None):
-    """``_()`` for templates drawn while ``language`` is active."""
-    kept: dict[str, Markup] = {}
-
-    def translate(message: str) -> Markup:
-        try:
-            return kept[message]
-        except KeyError:
-            word = _gettext(message)
-            if len(kept) < _MAX_WORDS:
-                kept[message] = word
-            return word
-
-    return translate
-
-
-@receiver(setting_changed)
-def _forget_words(*, setting: str, **kwargs: Any) -> None:
-    if setting in ("LANGUAGES", "LANGUAGE_CODE", "LOCALE_PATHS"):
-        _words.cache_clear()
+    """``_()`` for templates drawn while ``language`` is active (config/words.py)."""
+    return keeper(_gettext)
 
 
 class SiteEnvironment(Environment):

@@ -14,9 +14,9 @@ from functools import lru_cache
 from operator import itemgetter
 from typing import Any
 
-from django.utils.translation import gettext as _
 from django.utils.translation import ngettext, pgettext
 
+from config.words import gettext as _
 from games.engine import (
     CASINO_STAKE,
     HOTEL,
