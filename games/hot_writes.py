@@ -24,7 +24,8 @@ ORM writes, column by column.
 - ``update_deeds(game_id, values)``: the deeds' mirrored rows a move changed (a purchase, a
   building, a mortgage), as ``DeedRow.objects.filter(game_id=..., square=...).update(**...)``
   for each square: one UPDATE of them all (PostgreSQL: joined to a ``VALUES`` list of the
-  squares' new values, each cast to its column's type). The ORM compiled it afresh at every
+  squares' new values, each cast to its column's type; elsewhere one UPDATE by the ORM, a
+  CASE on the square for each column, for several deeds). The ORM compiled it afresh at every
   move that changed a deed, one move in five: in-process 0.2 ms a move (bench/move_cpu.py).
 """
 
@@ -33,7 +34,8 @@ from __future__ import annotations
 from functools import cache
 
 from django.db import DatabaseError, connections
-from django.db.models import Field
+from django.db.models import Case, Field, Value, When
+from django.db.models.functions import Cast
 
 from games.models import DeedRow, Game, GameAction
 
@@ -174,8 +176,7 @@ def update_deeds(game_id: int, values: dict[int, dict], *, using: str = "default
         return
     connection = connections[using]
     if len(values) > 1 and connection.vendor != "postgresql":
-        for sq, row in values.items():
-            DeedRow.objects.using(using).filter(game_id=game_id, square=sq).update(**row)
+        _update_deeds_orm(game_id, values, using)
         return
     sql, fields = _deeds_sql(using, len(values))
     if len(values) == 1:
@@ -187,3 +188,16 @@ def update_deeds(game_id: int, values: dict[int, dict], *, using: str = "default
         params.append(game_id)
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
+
+
+def _update_deeds_orm(game_id: int, values: dict[int, dict], using: str) -> None:
+    """Several deeds elsewhere than on PostgreSQL: the ORM's one UPDATE, a CASE on the square for
+    each column (as bulk_update writes it)."""
+    cases = {}
+    for name in DEED_FIELDS:
+        col = DeedRow._meta.get_field(name)
+        case = Case(*(When(square=sq, then=Value(row[name], output_field=col)) for sq, row in values.items()),
+                    output_field=col)
+        cases[name] = Cast(case, output_field=col) if connections[using].features.requires_casted_case_in_updates \
+            else case
+    DeedRow.objects.using(using).filter(game_id=game_id, square__in=list(values)).update(**cases)
