@@ -15,7 +15,7 @@ cookies. The bots see only what a player sees: the game page once (version, CSRF
 
 - minimal: ``games:game_bench_lock`` (one transaction that locks the player's game row and
   updates it, through the same middleware), every client posting back to back;
-- legal.json alone, back to back (what the reads between moves cost);
+- legal.json alone, back to back;
 - moves posted with ``HX-Request`` (answered with the refreshed game fragment, as htmx gets it),
   back to back, then as a plain form post (answered with a redirect): what a browser pays, a
   legal.json read after every move;
@@ -30,6 +30,13 @@ cookies. The bots see only what a player sees: the game page once (version, CSRF
   while one other page per game listens: the time from a move's request to that page's
   version event, and to the game fetched on it (p50/p99), and the mean size of what it fetched
   (only the parts changed since the version it shows, as the page's script asks).
+
+In the move phases the bots' legal.json reads go to a second gunicorn (``--readers`` workers,
+the same settings, database and cache), whose CPU is shown apart: the measured server's CPU
+per move is then the moves' own, read off directly (with ``--readers 0`` the reads go to the
+measured server, and a move's CPU is the phase's less the reads' at the cost a read has in the
+"legal.json alone" phase: a figure that two runs gave 0.25x apart). A page in a browser never
+reads legal.json; its move's answer carries the next decision.
 
 The phases are cut into ``--rounds`` slices taken in turn, so that other work on the machine
 weighs on all of them alike; the CPU that gunicorn, PostgreSQL, the client and everything else
@@ -322,17 +329,20 @@ class CpuMeter:
     """CPU seconds used during a phase by gunicorn, PostgreSQL, this client, and everything
     else on the machine (other work skews the figures: it is shown, not hidden)."""
 
-    def __init__(self, server_pid: int, database_url: str) -> None:
+    def __init__(self, server_pid: int, database_url: str, reader_pid: int | None = None) -> None:
         self.server_pid = server_pid
         self.database_url = database_url
+        self.reader_pid = reader_pid
 
-    def _sample(self) -> tuple[dict[int, float], dict[int, float], float, float]:
+    def _sample(self) -> tuple[dict[int, float], dict[int, float], float, float, dict[int, float]]:
         server = [self.server_pid, *children_of(self.server_pid)]
+        reader = [self.reader_pid, *children_of(self.reader_pid)] if self.reader_pid else []
         return (
             cpu_seconds(server),
             cpu_seconds(postgres_pids(self.database_url)),
             self._own(),
             machine_busy_seconds(),
+            cpu_seconds(reader),
         )
 
     def __enter__(self) -> CpuMeter:
@@ -355,12 +365,13 @@ class CpuMeter:
 
 
 def cpu_text(used: list[float], seconds: float, requests: int) -> str:
-    gun, pg, me, busy = used
-    other = max(0.0, busy - gun - pg - me)
+    gun, pg, me, busy, reader = used
+    other = max(0.0, busy - gun - pg - me - reader)
     per = f"; {1000 * gun / requests:.1f} ms of gunicorn CPU per request" if requests else ""
+    reads = f", the reads' gunicorn {reader:.1f}" if reader else ""
     return (
         f"{busy:.1f} of {os.cpu_count() * seconds:.0f} CPU-s busy: gunicorn {gun:.1f}, "
-        f"postgres {pg:.1f}, client {me:.1f}, other processes {other:.1f}{per}"
+        f"postgres {pg:.1f}, client {me:.1f}{reads}, other processes {other:.1f}{per}"
     )
 
 
@@ -457,6 +468,8 @@ class Seat:
     # nothing of the other player's moves: a move's answer also carries the parts they changed,
     # more than a page kept up to date by push would get.)
     marks: str = "1"
+    # The same player's client on the second server, for the reads between moves (or None).
+    reader: object | None = None
 
 
 MARKS = re.compile(r'<div id="game"[^>]*? data-marks="([^"]*)"')
@@ -526,14 +539,17 @@ async def game_loop(
     think: float,
     parts: bool = True,
     sent: dict | None = None,
+    reads_elsewhere: bool = True,
 ) -> None:
     """Play on as the players would: read my legal actions, post one, read again. In ``json``
     mode the move's answer holds what the next move needs while the game waits on the same
     player; legal.json is read only when it does not (start, refusal, the other player's turn)."""
 
     async def read(seat_no: int) -> dict:
+        seat = game.seats[seat_no]
+        client = seat.reader if reads_elsewhere and seat.reader is not None else seat.client
         t = time.perf_counter()
-        r = await game.seats[seat_no].client.get(f"/games/{game.pk}/legal.json")
+        r = await client.get(f"/games/{game.pk}/legal.json")
         legal.add(time.perf_counter() - t, r.status_code)
         r.raise_for_status()
         return r.json()
@@ -594,7 +610,10 @@ class Phase:
     kind: str  # "minimal", "read", "htmx", "form" or "json"
     think: float  # seconds between a player's requests; 0: back to back
     series: list[Series] = field(default_factory=list)
-    cpu: list[float] = field(default_factory=lambda: [0.0, 0.0, 0.0, 0.0])
+    # gunicorn, PostgreSQL, this client, the machine's busy seconds, the reads' server
+    cpu: list[float] = field(default_factory=lambda: [0.0, 0.0, 0.0, 0.0, 0.0])
+    # Each slice's gunicorn CPU and the number of its requests (of the first series).
+    slices: list[tuple[float, int]] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         what = {
@@ -648,12 +667,16 @@ async def run_phase(games: list[BenchGame], seconds: float, phase: Phase) -> Non
         s.seconds += elapsed
 
 
-async def drive(base: str, games: list[tuple[int, list[str]]], args, proc) -> tuple[list[Phase], dict]:
+async def drive(base: str, games: list[tuple[int, list[str]]], args, proc,
+                reader: tuple[str, subprocess.Popen] | None = None) -> tuple[list[Phase], dict]:
     """The phases, in ``args.rounds`` rounds of ``args.seconds / args.rounds`` each, taken in
-    turn: whatever else the machine does then weighs on every phase alike."""
+    turn: whatever else the machine does then weighs on every phase alike. ``reader``: the
+    address and process of the server for the reads between moves."""
     import httpx
 
     await wait_until_up(base, proc)
+    if reader is not None:
+        await wait_until_up(*reader)
     # (Room for a page's event stream beside its requests.)
     limits = httpx.Limits(max_connections=6, max_keepalive_connections=4)
     bench_games = []
@@ -671,6 +694,10 @@ async def drive(base: str, games: list[tuple[int, list[str]]], args, proc) -> tu
             )
             for c in cookies
         ]
+        if reader is not None:
+            for seat, c in zip(seats, cookies, strict=True):
+                seat.reader = httpx.AsyncClient(base_url=reader[0], cookies={"sessionid": c},
+                                                timeout=HTTP_TIMEOUT, limits=limits, follow_redirects=False)
         bench_games.append(BenchGame(pk, seats, random.Random(f"{args.seed}:{pk}")))
     try:
         for g in bench_games:
@@ -689,10 +716,12 @@ async def drive(base: str, games: list[tuple[int, list[str]]], args, proc) -> tu
             phases += [Phase("minimal", args.think), Phase("htmx", args.think)]
         for _round in range(args.rounds):
             for phase in phases:
-                meter = CpuMeter(proc.pid, args.database_url)
+                meter = CpuMeter(proc.pid, args.database_url, reader and reader[1].pid)
+                done = len(phase.series[0].latencies)
                 with meter:
                     await run_phase(bench_games, args.seconds / args.rounds, phase)
                 phase.cpu = [a + b for a, b in zip(phase.cpu, meter.used, strict=True)]
+                phase.slices.append((meter.used[0], len(phase.series[0].latencies) - done))
         push = {}
         if args.server == "asgi" and args.idle_pages:
             push["idle"] = await idle_pages(base, bench_games, args.idle_pages, args.idle_seconds,
@@ -706,6 +735,8 @@ async def drive(base: str, games: list[tuple[int, list[str]]], args, proc) -> tu
         for g in bench_games:
             for s in g.seats:
                 await s.client.aclose()
+                if s.reader is not None:
+                    await s.reader.aclose()
 
 
 # ---------------------------------------------------------------------------------------------
@@ -808,7 +839,8 @@ async def push_latency(base: str, games: list[BenchGame], seconds: float, think:
     watching = [asyncio.create_task(watch(g)) for g in live]
     await asyncio.sleep(2)  # every watcher's stream open
     try:
-        await asyncio.gather(*(game_loop(g, act, legal, stop_at, [MAX_REQUESTS_PER_PHASE], "htmx", think, sent=sent)
+        await asyncio.gather(*(game_loop(g, act, legal, stop_at, [MAX_REQUESTS_PER_PHASE], "htmx", think, sent=sent,
+                                         reads_elsewhere=False)
                                for g in live))
         await asyncio.sleep(2)  # the last events
     finally:
@@ -1033,6 +1065,13 @@ def main(argv: list[str] | None = None) -> int:
         "CPU, and latency grows)",
     )
     ap.add_argument(
+        "--readers",
+        type=int,
+        default=1,
+        help="workers of the second gunicorn, which serves the reads between moves in the move "
+        "phases (default 1; 0: none, the reads go to the measured server and are subtracted)",
+    )
+    ap.add_argument(
         "--threads", type=int, default=1, help="threads per worker (>1: gthread workers)"
     )
     ap.add_argument(
@@ -1079,8 +1118,9 @@ def main(argv: list[str] | None = None) -> int:
         and 1 <= args.seconds <= 300
         and 0 <= args.think <= 30
         and 1 <= args.rounds <= 20
+        and 0 <= args.readers <= 8
     ):
-        ap.error("--games must be 1-500, --seconds 1-300, --think 0-30 and --rounds 1-20")
+        ap.error("--games must be 1-500, --seconds 1-300, --think 0-30, --rounds 1-20 and --readers 0-8")
 
     database_url = args.database_url = configure_environment()
     if args.server == "asgi" and not any(
@@ -1112,10 +1152,17 @@ def main(argv: list[str] | None = None) -> int:
 
     port = args.port or free_port()
     proc = start_gunicorn(port, args.workers, args.threads, args.server)
+    reader = None
+    if args.readers:
+        reader_port = free_port()
+        reader = (f"http://127.0.0.1:{reader_port}",
+                  start_gunicorn(reader_port, args.readers, args.threads, args.server))
     try:
-        phases, push = asyncio.run(drive(f"http://127.0.0.1:{port}", games, args, proc))
+        phases, push = asyncio.run(drive(f"http://127.0.0.1:{port}", games, args, proc, reader))
     finally:
         proc.stop()
+        if reader is not None:
+            reader[1].stop()
 
     if args.server == "asgi":
         workers = f"{args.workers} uvicorn workers (ASGI, a connection pool each)"
@@ -1139,7 +1186,7 @@ def main(argv: list[str] | None = None) -> int:
         first = phase.series[0]
         print(f"  {phase.label}:\n      {cpu_text(phase.cpu, first.seconds, len(first.latencies))}")
     busy = sum(p.cpu[3] for p in phases)
-    other = sum(max(0.0, p.cpu[3] - sum(p.cpu[:3])) for p in phases)
+    other = sum(max(0.0, p.cpu[3] - sum(p.cpu[:3]) - p.cpu[4]) for p in phases)
     if busy and other / busy > 0.1:
         print(
             f"  NOTE: other processes took {100 * other / busy:.0f}% of the busy CPU during the "
@@ -1158,15 +1205,27 @@ def main(argv: list[str] | None = None) -> int:
         if not moves:
             continue
         rate = moves / phase.series[0].seconds
-        # A move's own CPU: the phase's gunicorn CPU less that of the reads between moves, at
-        # the cost a read has in the "legal.json alone" phase.
-        move_cpu = (phase.cpu[0] - reads * read_cpu) / moves
+        if args.readers:
+            # The reads went to the other server: the measured one served only the moves.
+            move_cpu = phase.cpu[0] / moves
+            where = f"served by the other gunicorn, {1000 * phase.cpu[4] / max(1, reads):.1f} ms each"
+        else:
+            # A move's own CPU: the phase's gunicorn CPU less that of the reads between moves,
+            # at the cost a read has in the "legal.json alone" phase.
+            move_cpu = (phase.cpu[0] - reads * read_cpu) / moves
+            where = "subtracted"
         print(
             f"{phase.label}: the minimal endpoint serves {minimal_rate / rate:.2f}x its "
-            f"requests/s (with {reads / moves:.2f} legal.json reads per move); "
+            f"requests/s (with {reads / moves:.2f} legal.json reads per move, {where}); "
             f"gunicorn CPU per move {1000 * move_cpu:.1f} ms = {move_cpu / minimal_cpu:.2f}x the "
             f"minimal endpoint's {1000 * minimal_cpu:.1f} ms"
         )
+        if args.readers and len(phase.slices) > 1:
+            # Slice by slice (the minimal endpoint's slice taken just before): how far the
+            # machine's other work moved the figure.
+            pairs = zip(phase.slices, minimal.slices, strict=True)
+            ratios = [(cpu / n) / (m_cpu / m_n) for (cpu, n), (m_cpu, m_n) in pairs if n and m_n]
+            print(f"    slice by slice: {', '.join(f'{r:.2f}x' for r in ratios)}")
     if push:
         idle, lat = push["idle"], push["latency"]
         gun = idle["cpu"][0]

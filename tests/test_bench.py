@@ -130,5 +130,6 @@ def test_move_cpu(bench_database_url, tmp_path):
     same.write_text("def on():\n    pass\n\n\ndef off():\n    pass\n")
     out = run("move_cpu.py", "--moves", "46", "--ab", str(same), "--breakdown", "games.services:_write",
               env={"DATABASE_URL": bench_database_url})
-    assert_labels(out, "6 moves (after 40 to warm up)", "htmx move", "minimal", "other page's fetch",
+    assert_labels(out, "6 moves (after 40 to warm up)", "htmx move", "minimal", "of which the garbage collector",
+                  "other page's fetch",
                   "A/B (", "off - on", "games.services:_write:")
