@@ -34,6 +34,7 @@ from games.engine import (
     apply,
     auction_askee,
     new_game,
+    release,
     set_clock,
     waiting_on,
 )
@@ -648,6 +649,7 @@ def _write(sub: Submission, seats: list[Seat], *, fresh: bool = False) -> None:
         if items:
             queue_on_commit("notifications.tasks.notify", game.pk, items)
     _queue_site_action(sub, seats)
+    release(state)  # (the position is written: nothing applies to it now)
 
 
 def _sync_rows(game: Game, state: GameState, before: dict | None, events: list[dict], now: datetime) -> None:

@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from games.engine import IllegalAction, RuleSet, apply, new_game, simulate
+from games.engine import IllegalAction, RuleSet, apply, new_game, release, simulate
 from games.engine.bots import make_bot
 from games.engine.rules import stepper, waiting_on
 
@@ -153,6 +153,49 @@ def test_stepper_plays_as_apply_does():
         assert b.to_json() == before
     assert a.seq == b.seq > 100
     assert stepper(b)({"type": "surrender", "player": b.current}) is None  # no events asked for
+
+
+def test_a_released_state_plays_on_as_before_and_is_freed_by_its_references():
+    # release drops apply's working context (a cycle back to the state) and nothing else: a
+    # game released after every action plays exactly as one never released, and a released
+    # state is freed with its last reference, the garbage collector not needed.
+    import gc
+    import weakref
+
+    class Marker:
+        pass
+
+    rules = RuleSet.build("classic")
+    a, _ = new_game(rules, ["a", "b", "c"], seed=7)
+    b, _ = new_game(rules, ["a", "b", "c"], seed=7)
+    bots = [make_bot("strategy") for _ in range(3)]
+    rng = random.Random(7)
+    for _ in range(300):
+        if a.over:
+            break
+        seat = waiting_on(a)[0]
+        action = bots[seat].choose(a, seat, rng)
+        assert apply(a, action)[1] == apply(b, dict(action))[1]
+        release(b)
+        assert not hasattr(b, "_ctx") and hasattr(a, "_ctx")
+        assert a.to_json() == b.to_json()
+    assert a.seq > 100
+    release(b)  # (twice: nothing to drop)
+
+    gc.disable()
+    try:
+        kept, dropped = new_game(rules, ["a", "b"], seed=1)[0], new_game(rules, ["a", "b"], seed=1)[0]
+        watch = []
+        for state in (kept, dropped):
+            apply(state, {"type": "roll", "player": state.current})
+            state.views = Marker()  # (a slot the engine leaves alone; a Player takes no weak reference)
+            watch.append(weakref.ref(state.views))
+        release(dropped)
+        del kept, dropped, state
+        assert watch[0]() is not None  # (the cycle keeps it until a collection)
+        assert watch[1]() is None
+    finally:
+        gc.enable()
 
 
 def test_a_new_turn_starts_with_the_record_new_turn_makes():

@@ -132,3 +132,13 @@ def test_the_page_scripts_move_reads_only_the_game_and_its_seats(client, alice, 
                             writes[0]), writes
     else:
         assert sorted(q.split()[0] for q in writes) == ["INSERT", "UPDATE"], writes
+
+
+def test_a_written_move_leaves_no_cycle_through_its_position(alice, bob):
+    # The engine's working context refers back to the state (a cycle only the garbage collector
+    # frees, with the whole position): the service lets it go once the move is written.
+    game = start_game(alice, bob)
+    user = users_by_seat(game)[game.waiting_seats[0]]
+    sub = services.game_submit_action(game=game, user=user, action={"type": "roll"}, expected_version=game.version)
+    assert sub.actions and not hasattr(sub.state, "_ctx")
+    assert sub.game.version == game.version + 1

@@ -32,7 +32,7 @@ from .auctions import auction_askee, standing_maximum
 from .buildings import _build_error, _build_timing_error, _money_timing_error, _sell_error
 from .checks import legal_actions
 from .context import _WAITING, CASINO_STAKE, DECISIONS, JAIL_CARD_VALUE, Ctx
-from .core import ACTION_TYPES, _step, apply, stepper
+from .core import ACTION_TYPES, _step, apply, release, stepper
 from .queries import (
     building_counts,
     income_tax_percent,
@@ -83,6 +83,7 @@ __all__ = [
     "net_worth",
     "new_game",
     "offer_refused",
+    "release",
     "rent_of",
     "rent_tax_rate",
     "salary_active",

@@ -182,6 +182,16 @@ def apply(state: GameState, action: dict, rng=None, events: bool = True) -> tupl
     return state, ctx.events if events else []
 
 
+def release(state: GameState) -> None:
+    """Drop the working context ``apply`` keeps on ``state`` (nothing else changes; the next
+    ``apply`` builds it again). The context refers back to the state, a cycle that reference
+    counting cannot free: once a caller is done applying actions (a web request's move, when
+    written), this lets the state go as soon as its last reference does, not at the garbage
+    collector's next pass, which would walk the whole position first."""
+    if hasattr(state, "_ctx"):
+        del state._ctx
+
+
 def stepper(state: GameState, events: bool = False):
     """``apply`` bound to one state, for a play loop: ``step(action)`` does what
     ``apply(state, action, None, events)`` does (the same checks, the same IllegalAction with
