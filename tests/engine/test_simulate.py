@@ -128,6 +128,18 @@ def test_landing_study_prints_a_table(capsys):
     assert "In jail" in out and "Illinois Avenue" in out
 
 
+def _strategy_actions(state, seed: int, limit: int = 300):
+    """The seat and the strategy bot's action for each step of ``state`` (one bot per seat, one
+    generator seeded ``seed``), until the game ends or ``limit`` actions: the caller applies each."""
+    bots = [make_bot("strategy") for _ in state.players]
+    rng = random.Random(seed)
+    for _ in range(limit):
+        if state.over:
+            return
+        seat = waiting_on(state)[0]
+        yield seat, bots[seat].choose(state, seat, rng)
+
+
 def test_stepper_plays_as_apply_does():
     # The play loop's stepper: the same states and events as apply, and an illegal action
     # raises with the state untouched.
@@ -135,13 +147,7 @@ def test_stepper_plays_as_apply_does():
     a, _ = new_game(rules, ["a", "b", "c"], seed=5)
     b, _ = new_game(rules, ["a", "b", "c"], seed=5)
     step = stepper(b, events=True)
-    bots = [make_bot("strategy") for _ in range(3)]
-    rng = random.Random(5)
-    for _ in range(300):
-        if a.over:
-            break
-        seat = waiting_on(a)[0]
-        action = bots[seat].choose(a, seat, rng)
+    for seat, action in _strategy_actions(a, 5):
         _, events = apply(a, action)
         assert step(dict(action)) == events
         assert a.to_json() == b.to_json()
@@ -168,13 +174,7 @@ def test_a_released_state_plays_on_as_before_and_is_freed_by_its_references():
     rules = RuleSet.build("classic")
     a, _ = new_game(rules, ["a", "b", "c"], seed=7)
     b, _ = new_game(rules, ["a", "b", "c"], seed=7)
-    bots = [make_bot("strategy") for _ in range(3)]
-    rng = random.Random(7)
-    for _ in range(300):
-        if a.over:
-            break
-        seat = waiting_on(a)[0]
-        action = bots[seat].choose(a, seat, rng)
+    for _seat, action in _strategy_actions(a, 7):
         assert apply(a, action)[1] == apply(b, dict(action))[1]
         release(b)
         assert not hasattr(b, "_ctx") and hasattr(a, "_ctx")
