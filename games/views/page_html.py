@@ -22,6 +22,8 @@ from collections.abc import Callable, Mapping
 from functools import lru_cache
 from typing import Any
 
+from django.core.signals import setting_changed
+from django.dispatch import receiver
 from django.http import HttpRequest
 from django.template import engines
 from django.template.backends.utils import csrf_input
@@ -89,11 +91,13 @@ def players_html(players: list[dict[str, Any]], deadline: Any = None, *, deed_ba
 
 class Kept:
     """Markup kept by a key that says everything it shows: drawn once (``draw()``), then given
-    again; at most ``size`` pieces (all forgotten when full)."""
+    again; at most ``size`` pieces (all forgotten when full, and when a setting changes: the
+    words, the numbers' formats and the templates come from the settings)."""
 
     def __init__(self, size: int = 4096) -> None:
         self._kept: dict[tuple, SafeString] = {}
         self._size = size
+        _ALL_KEPT.append(self)
 
     def get(self, key: tuple, draw: Callable[[], SafeString]) -> SafeString:
         html = self._kept.get(key)
@@ -102,6 +106,18 @@ class Kept:
                 self._kept.clear()
             html = self._kept[key] = draw()
         return html
+
+    def clear(self) -> None:
+        self._kept.clear()
+
+
+_ALL_KEPT: list[Kept] = []
+
+
+@receiver(setting_changed)
+def _forget_kept(**_kwargs: Any) -> None:
+    for kept in _ALL_KEPT:
+        kept.clear()
 
 
 # A player's deeds as their card shows them (players/deeds.html), kept by what they show (the
