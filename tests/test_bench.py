@@ -115,6 +115,14 @@ def test_web_profile(bench_database_url):
     assert_labels(out, "function calls", "Ordered by: cumulative time", "Ordered by: internal time")
 
 
+def test_web_render(bench_database_url):
+    # (Two renders of each part, warm and after other requests; it plays 200 actions first.)
+    out = run("web.py", "--server", "wsgi", "--render", "2", env={"DATABASE_URL": bench_database_url})
+    assert_labels(out, "game page render, in-process", "full page", "htmx fragment", "board (40 sq.)",
+                  "one player", "centre", "tools slot", "surrender slot")
+    assert len(re.findall(r"ms, after other requests +[\d.]+ ms$", out, re.M)) == 7, out[-3000:]
+
+
 def test_deadlines(bench_database_url):
     broker = os.environ.get("CELERY_BROKER_URL", "")
     if not broker.startswith("redis://"):
