@@ -391,7 +391,8 @@ RATE_LIMIT_UPLOADS = "10/m"
 BENCH_ENDPOINTS = env_bool("BENCH_ENDPOINTS", False)
 
 # Celery: Redis (or any kombu URL) from CELERY_BROKER_URL, else kombu's filesystem transport,
-# which needs no service. Producer and consumer share one folder so a local worker sees what
+# which needs no service (both with config/broker.py's changes, which keep a worker alive through
+# a Redis outage and a malformed message file). Producer and consumer share one folder so a local worker sees what
 # the site queues.
 CELERY_BROKER_URL = env_str("CELERY_BROKER_URL", "filesystem://")
 if CELERY_BROKER_URL.startswith("filesystem:"):
@@ -401,6 +402,7 @@ if CELERY_BROKER_URL.startswith("filesystem:"):
         "data_folder_out": _CELERY_DIR / "queue",
         "processed_folder": _CELERY_DIR / "processed",
         "control_folder": _CELERY_DIR / "control",
+        "malformed_folder": _CELERY_DIR / "malformed",
     }
     for _folder in _CELERY_FOLDERS.values():
         _folder.mkdir(parents=True, exist_ok=True)
