@@ -339,6 +339,9 @@ if CACHE_URL:
             "BACKEND": "config.cache.RedisCache",
             "LOCATION": CACHE_URL,
             "KEY_PREFIX": "monopoly",
+            # A Redis that is down or unreachable costs a request at most this long (then the
+            # cache fails soft: config/cache.py); its answers take a millisecond.
+            "OPTIONS": {"socket_connect_timeout": 0.5, "socket_timeout": 1.0},
         }
     }
 else:
@@ -380,6 +383,8 @@ LIVE_HEARTBEAT_SECONDS = env_int("LIVE_HEARTBEAT_SECONDS", 30, minimum=1)
 RATELIMIT_ENABLE = env_bool("RATELIMIT_ENABLE", True)
 RATELIMIT_VIEW = "config.views.rate_limited"
 RATELIMIT_IP_META_KEY = "config.ratelimit.client_ip"
+# While the cache cannot count (its Redis is down: config/cache.py logs it), requests go through.
+RATELIMIT_FAIL_OPEN = True
 # Per signed-in user (per address for visitors): a person plays a few moves a minute, a program
 # more; these only stop floods.
 RATE_LIMIT_MOVES = "120/m"
