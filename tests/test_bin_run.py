@@ -117,6 +117,9 @@ def test_a_killed_worker_is_started_again_and_a_killed_beat_stops_everything(bin
     # The site is served by uvicorn, an ASGI server (the game's event stream, issue 12).
     servers = [pid for pid in started if "uvicorn config.asgi:application" in _cmdline(pid)]
     assert servers
+    # ...which sends no server banner (issue 26).
+    with urllib.request.urlopen(f"http://127.0.0.1:{PORT}/", timeout=5) as answer:
+        assert answer.status == 200 and answer.headers.get_all("Server") is None
 
     # A worker that dies (kombu's Redis transport crashed it in a broker outage, issue 26) is
     # started again; the beat and the server stay up.
