@@ -244,7 +244,8 @@ EMAIL_BACKEND = env_str(
     _email["backend"]
     or ("django.core.mail.backends.smtp.EmailBackend"
         if EMAIL_HOST
-        else "django.core.mail.backends.console.EmailBackend"),
+        # (Django's console backend, printing the text part and the links: config/email.py.)
+        else "config.email.ConsoleEmailBackend"),
 )
 EMAIL_PORT = env_int("EMAIL_PORT", 587, minimum=1)
 EMAIL_HOST_USER = env_str("EMAIL_HOST_USER", "")

@@ -46,6 +46,7 @@ def test_malformed_message_files_are_set_aside_and_the_worker_goes_on(tmp_path):
             assert (aside / name).read_bytes() == content
             assert f"{name} is not a message" in worker.log()
         assert not [p.name for p in queue.iterdir()]  # nothing left behind, no temporary file
+        assert "No hostname was supplied" not in worker.log()  # (kombu's warning at every start)
     finally:
         worker.stop()
 
