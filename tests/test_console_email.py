@@ -19,8 +19,8 @@ from config.email import ConsoleEmailBackend
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def test_the_default_setup_prints_mails_with_this_backend():
-    env = {"PATH": "/usr/bin:/bin", "HOME": "/tmp", "VAR_DIR": "/tmp/monopoly-test-console-email"}
+def test_the_default_setup_prints_mails_with_this_backend(tmp_path):
+    env = {"PATH": "/usr/bin:/bin", "HOME": str(tmp_path), "VAR_DIR": str(tmp_path)}
     result = subprocess.run(
         [sys.executable, "-c", "import config.settings as s; print(s.EMAIL_BACKEND)"],
         cwd=ROOT,
