@@ -39,6 +39,8 @@ def worker_env(var_dir: Path, broker_url: str) -> dict[str, str]:
 
 
 class OwnWorker:
+    """A worker as bin/run starts it (threads; gossip, mingle and heartbeat on)."""
+
     def __init__(self, env: dict[str, str], log: Path):
         self.env = env
         self.log_path = log
@@ -52,9 +54,6 @@ class OwnWorker:
                 "--pool=threads",
                 "--concurrency=2",
                 "--loglevel=info",
-                "--without-gossip",
-                "--without-mingle",
-                "--without-heartbeat",
                 f"--hostname=own-{uuid.uuid4().hex[:8]}@%h",
             ],
             cwd=ROOT,
