@@ -3,7 +3,11 @@ import os
 from celery import Celery
 from django.db import transaction
 
+from config import broker
+
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+# kombu's filesystem and Redis transports, with the fixes that keep a worker alive (config/broker.py).
+broker.register()
 
 app = Celery("config")
 # Every CELERY_* Django setting configures Celery (CELERY_BROKER_URL -> broker_url, ...).

@@ -7,9 +7,12 @@ console when neither is set. Anymail's tracking webhooks (bounces, complaints) a
 from __future__ import annotations
 
 import secrets
+from html.parser import HTMLParser
 from typing import Any, NamedTuple
 
 from django.core.exceptions import ImproperlyConfigured
+from django.core.mail.backends import console
+from django.utils.html import strip_tags
 
 from config.env import env_choice, env_str
 
@@ -63,3 +66,48 @@ def provider_settings(*, debug: bool) -> dict[str, Any]:
             anymail["MAILGUN_SENDER_DOMAIN"] = sender_domain
         backend = spec.backend
     return {"EMAIL_PROVIDER": provider, "backend": backend, "ANYMAIL": anymail}
+
+
+class _Links(HTMLParser):
+    """The targets of an HTML part's links, in order, each once."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.links: list[str] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag == "a":
+            href = dict(attrs).get("href")
+            if href and href not in self.links:
+                self.links.append(href)
+
+
+class ConsoleEmailBackend(console.EmailBackend):
+    """Django's console backend (the default without a provider or SMTP, bin/run), printing
+    what a developer reads: the headers, the text part and the HTML part's links, where Django's
+    prints the whole MIME message, its HTML part included (some 200 lines a mail, issue 26)."""
+
+    def write_message(self, message) -> None:
+        lines = [f"From: {message.from_email}", f"To: {', '.join(message.to)}"]
+        for name, addresses in (("Cc", message.cc), ("Bcc", message.bcc), ("Reply-To", message.reply_to)):
+            if addresses:
+                lines.append(f"{name}: {', '.join(addresses)}")
+        lines.append(f"Subject: {message.subject}")
+        lines += [f"{name}: {value}" for name, value in message.extra_headers.items()]
+        html = [content for content, mimetype in getattr(message, "alternatives", []) if mimetype == "text/html"]
+        if message.content_subtype == "html":
+            html.insert(0, message.body)
+            text = strip_tags(message.body)
+        else:
+            text = message.body
+        lines += ["", text.strip()]
+        links = _Links()
+        for part in html:
+            links.feed(str(part))
+        if links.links:
+            lines += ["", "Links of the HTML part:", *(f"  {link}" for link in links.links)]
+        for attachment in message.attachments:
+            name = getattr(attachment, "filename", None) or getattr(attachment, "get_filename", lambda: None)()
+            lines.append(f"(attached: {name or 'a part without a name'})")
+        self.stream.write("\n".join(lines) + "\n")
+        self.stream.write("-" * 79 + "\n")

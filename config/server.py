@@ -37,7 +37,10 @@ class Server(UvicornServer):
 
 
 class Worker(UvicornWorker):
-    """uvicorn_worker.UvicornWorker serving through the Server above."""
+    """uvicorn_worker.UvicornWorker serving through the Server above, without uvicorn's
+    "server: uvicorn" banner on every answer (issue 26: it tells a stranger what to attack)."""
+
+    CONFIG_KWARGS = {**UvicornWorker.CONFIG_KWARGS, "server_header": False}
 
     async def _serve(self) -> None:
         # UvicornWorker._serve (uvicorn-worker 0.4.0), with this module's Server.

@@ -244,7 +244,8 @@ EMAIL_BACKEND = env_str(
     _email["backend"]
     or ("django.core.mail.backends.smtp.EmailBackend"
         if EMAIL_HOST
-        else "django.core.mail.backends.console.EmailBackend"),
+        # (Django's console backend, printing the text part and the links: config/email.py.)
+        else "config.email.ConsoleEmailBackend"),
 )
 EMAIL_PORT = env_int("EMAIL_PORT", 587, minimum=1)
 EMAIL_HOST_USER = env_str("EMAIL_HOST_USER", "")
@@ -339,6 +340,9 @@ if CACHE_URL:
             "BACKEND": "config.cache.RedisCache",
             "LOCATION": CACHE_URL,
             "KEY_PREFIX": "monopoly",
+            # A Redis that is down or unreachable costs a request at most this long (then the
+            # cache fails soft: config/cache.py); its answers take a millisecond.
+            "OPTIONS": {"socket_connect_timeout": 0.5, "socket_timeout": 1.0},
         }
     }
 else:
@@ -380,6 +384,8 @@ LIVE_HEARTBEAT_SECONDS = env_int("LIVE_HEARTBEAT_SECONDS", 30, minimum=1)
 RATELIMIT_ENABLE = env_bool("RATELIMIT_ENABLE", True)
 RATELIMIT_VIEW = "config.views.rate_limited"
 RATELIMIT_IP_META_KEY = "config.ratelimit.client_ip"
+# While the cache cannot count (its Redis is down: config/cache.py logs it), requests go through.
+RATELIMIT_FAIL_OPEN = True
 # Per signed-in user (per address for visitors): a person plays a few moves a minute, a program
 # more; these only stop floods.
 RATE_LIMIT_MOVES = "120/m"
@@ -391,7 +397,8 @@ RATE_LIMIT_UPLOADS = "10/m"
 BENCH_ENDPOINTS = env_bool("BENCH_ENDPOINTS", False)
 
 # Celery: Redis (or any kombu URL) from CELERY_BROKER_URL, else kombu's filesystem transport,
-# which needs no service. Producer and consumer share one folder so a local worker sees what
+# which needs no service (both with config/broker.py's changes, which keep a worker alive through
+# a Redis outage and a malformed message file). Producer and consumer share one folder so a local worker sees what
 # the site queues.
 CELERY_BROKER_URL = env_str("CELERY_BROKER_URL", "filesystem://")
 if CELERY_BROKER_URL.startswith("filesystem:"):
@@ -401,6 +408,7 @@ if CELERY_BROKER_URL.startswith("filesystem:"):
         "data_folder_out": _CELERY_DIR / "queue",
         "processed_folder": _CELERY_DIR / "processed",
         "control_folder": _CELERY_DIR / "control",
+        "malformed_folder": _CELERY_DIR / "malformed",
     }
     for _folder in _CELERY_FOLDERS.values():
         _folder.mkdir(parents=True, exist_ok=True)

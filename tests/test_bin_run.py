@@ -1,4 +1,5 @@
-"""bin/run supervises its processes: when one dies, nothing is left running.
+"""bin/run supervises its processes: a worker that dies is started again; when the beat or the
+server dies, nothing is left running.
 
 The worker started with an embedded beat (-B) used to leave its pool process and the beat
 behind when its main process was killed; the orphaned beat kept queueing the deadline sweep.
@@ -108,19 +109,36 @@ def _role(pids: set[int], word: str) -> int:
     return matching[0]
 
 
-def test_when_the_worker_is_killed_bin_run_stops_everything_and_the_one_beat(bin_run):
+def test_a_killed_worker_is_started_again_and_a_killed_beat_stops_everything(bin_run):
     started = _descendants(bin_run.pid)
     # Exactly one scheduler, in a process of its own: not the worker's embedded beat (-B).
     beat, worker = _role(started, "beat"), _role(started, "worker")
     assert beat != worker and " -B" not in _cmdline(worker) and "--beat" not in _cmdline(worker)
     # The site is served by uvicorn, an ASGI server (the game's event stream, issue 12).
-    assert any("uvicorn config.asgi:application" in _cmdline(pid) for pid in started)
+    servers = [pid for pid in started if "uvicorn config.asgi:application" in _cmdline(pid)]
+    assert servers
+    # ...which sends no server banner (issue 26).
+    with urllib.request.urlopen(f"http://127.0.0.1:{PORT}/", timeout=5) as answer:
+        assert answer.status == 200 and answer.headers.get_all("Server") is None
 
+    # A worker that dies (kombu's Redis transport crashed it in a broker outage, issue 26) is
+    # started again; the beat and the server stay up.
     os.kill(worker, signal.SIGKILL)
+    _wait_until(lambda: [pid for pid in _descendants(bin_run.pid)
+                         if pid != worker and "config worker" in _cmdline(pid)],
+                STOP_TIMEOUT, "bin/run did not start a new worker")
+    now = _descendants(bin_run.pid)
+    new_worker = _role(now, "worker")
+    assert new_worker != worker and not _alive(worker)
+    assert _role(now, "beat") == beat and all(_alive(pid) for pid in servers)
+    assert bin_run.poll() is None and _answers()
+
+    # The beat or the server ending ends the run, and nothing is left running.
+    os.kill(beat, signal.SIGKILL)
     bin_run.wait(timeout=STOP_TIMEOUT)
 
     assert bin_run.returncode != 0
-    left = [f"{pid}: {_cmdline(pid)}" for pid in started if _alive(pid)]
+    left = [f"{pid}: {_cmdline(pid)}" for pid in started | now if _alive(pid)]
     assert left == []
     assert not _answers()
 

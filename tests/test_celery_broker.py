@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import logging
 import uuid
 
 from django.conf import settings
+from kombu import Connection
 
 from config.celery import app
 
@@ -27,3 +29,17 @@ def test_a_message_published_to_the_broker_can_be_consumed():
         finally:
             queue.queue.delete()
             queue.close()
+
+
+def test_the_filesystem_broker_names_no_host(tmp_path, caplog):
+    """kombu's virtual transport defaults to the host "localhost", then warned "No hostname was
+    supplied" at every start of the worker, beat and site on the filesystem broker (issue 26):
+    config/broker.py's transport has folders and no host."""
+    folders = {name: str(tmp_path / name) for name in ("data_folder_in", "data_folder_out", "control_folder")}
+    with caplog.at_level(logging.WARNING):
+        connection = Connection("filesystem://", transport_options=folders)
+        info = connection.clone().info()  # (what Celery does at a start)
+        connection.release()
+
+    assert [r.getMessage() for r in caplog.records if "hostname" in r.getMessage()] == []
+    assert info["transport"] == "filesystem" and not info["hostname"]

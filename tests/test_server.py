@@ -87,6 +87,8 @@ def test_gunicorn_with_the_worker_serves_keeps_its_worker_and_stops(tmp_path):
                 assert proc.poll() is None, "gunicorn did not start"
                 time.sleep(0.1)
         assert answer is not None and answer.status == 200
+        # No server banner (issue 26): uvicorn's "server: uvicorn" is not sent, nor gunicorn's.
+        assert answer.headers.get_all("Server") is None
         first = parsedate_to_datetime(answer.headers["Date"])
         worker = _workers(proc.pid)
         assert len(worker) == 1
