@@ -458,19 +458,28 @@ def _site_action(sub: Submission, seats: list[Seat]) -> tuple[int, dict, str, An
     state = sub.state
     if state.over:
         return None
+    step = _standing_action(sub, seats)
+    if step is not None:
+        return step
     bots = {s.position: s.bot for s in seats if s.bot}
-    # RULES.md 15: the players' standing orders (games/standing.py), played as their own actions.
-    orders = _standing_orders(sub, seats)
-    if orders:
-        step = standing.next_action(state, orders, frozenset(bots), seats)
-        if step is not None:
-            return step
     if not bots:
         return None
     for p in waiting_on(state):
         if p in bots and not state.players[p].bankrupt:
             return p, _bot_action(sub, p, bots[p]), "bot", None
     return None
+
+
+def _standing_action(sub: Submission, seats: list[Seat]) -> tuple[int, dict, str, Any] | None:
+    """The first standing order (RULES.md 15, games/standing.py) that answers what the game now
+    waits on, as (seat, action, "standing", user), or None."""
+    if sub.state.over:
+        return None
+    orders = _standing_orders(sub, seats)
+    if not orders:
+        return None
+    bots = frozenset(s.position for s in seats if s.bot)
+    return standing.next_action(sub.state, orders, bots, seats)
 
 
 def _standing_orders(sub: Submission, seats: list[Seat]) -> dict:
@@ -494,12 +503,29 @@ def _site_step(sub: Submission, seats: list[Seat]) -> bool:
 def _advance(sub: Submission, seats: list[Seat]) -> None:
     """The one place a game moves on after the actions of a write, before it is written. Inline
     (``_bots_inline``): the site plays every action due to it now, one after the other (at most
-    MAX_BOT_ACTIONS). Otherwise nothing here: ``_write`` queues the next one as a task."""
-    if not _bots_inline():
-        return
+    MAX_BOT_ACTIONS). Otherwise only the standing orders are played here, and ``_write`` queues
+    the bots' next action as a task.
+
+    RULES.md 15: a decision a standing order answers is never waited on (no deadline, no
+    notification), so the order is played in the transaction that made the decision, whatever
+    the bots do: a game written in between would wait on the player, and e-mail them, for the
+    second or so until a task played the order (issue 26: 7 e-mails for one auction)."""
+    if _bots_inline():
+        for _step in range(MAX_BOT_ACTIONS):
+            if not _site_step(sub, seats):
+                return
+    else:
+        _advance_standing(sub, seats)
+
+
+def _advance_standing(sub: Submission, seats: list[Seat]) -> None:
+    """Play every standing order that answers what the game waits on, one after the other."""
     for _step in range(MAX_BOT_ACTIONS):
-        if not _site_step(sub, seats):
+        step = _standing_action(sub, seats)
+        if step is None:
             return
+        p, action, source, user = step
+        _apply(sub, action, seat=p, user=user, source=source)
 
 
 def _queue_site_action(sub: Submission, seats: list[Seat]) -> None:
@@ -843,6 +869,15 @@ def game_timeout(*, game_id: int, now: datetime | None = None, seen_version: int
         return 0
     seats = _seats(game, None)
     sub = _begin(game, seats, now)
+    # RULES.md 15: a decision a standing order answers is never timed out, nor counted as a
+    # miss: the order is played (one set while the game was paused, or whose play was lost).
+    _advance_standing(sub, seats)
+    if sub.actions and _decision(game.state) != _decision(sub.state.to_json()):
+        # The orders answered the decision that was due: what follows is a decision of its own,
+        # with its own deadline.
+        _advance(sub, seats)
+        _write(sub, seats)
+        return sub.actions
     state = sub.state
     waiting = waiting_on(state)
     bots = {s.position for s in seats if s.bot}

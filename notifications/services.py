@@ -49,7 +49,8 @@ def plan_game(*, game, seats, previous_waiting: Iterable[int] | None, state, eve
     once per wait, not for each of their consecutive decisions (``previous_waiting`` is who the
     game waited on before this move; ``None`` at the start). A wait that begins with a trade
     offered to them, or an auction they may bid in, is told as that instead (with the maximum
-    they left, if any: the e-mail goes to them alone, RULES.md 15). The game's start, its end, a
+    they left, if any: the e-mail goes to them alone, RULES.md 15); a decision a standing order
+    answered (played in the same write) is no wait and is not told. The game's start, its end, a
     forfeit by missed turns (RULES.md 11; or the seat handed to a bot, RULES.md 15), the second
     miss in a row when the next forfeits, and the engine passing for a holder of a maximum the
     auction went past (RULES.md 15: outbid above their maximum) are told to the humans
@@ -87,16 +88,8 @@ def plan_game(*, game, seats, previous_waiting: Iterable[int] | None, state, eve
                 data["maximum"] = held
         # One wait, one key: the version at which it began.
         items.append([kind, humans[p], f"g{gid}:v{version}", p, data])
-    if top is not None and top["k"] == "auction" and auction_opened:
-        # A holder of a maximum (left by a standing order as the auction opened) is not waited
-        # on, the engine bids for them (RULES.md 15); they hear of the auction, with their
-        # maximum, in an e-mail to them alone.
-        told = {item[3] for item in items}
-        for p in top["bidders"]:
-            held = standing_maximum(state, p)
-            if p in humans and p not in told and held is not None:
-                items.append([Kind.AUCTION_OPEN, humans[p], f"g{gid}:v{version}", p,
-                              {"square": top["sq"], "maximum": held}])
+    # A holder of a maximum left by a standing order as the auction opened is not told of it:
+    # a decision a standing order answers is never waited on, nor notified (RULES.md 15).
     limit = state.rules.missed_turns_limit
     before_maxima = _maxima(before)
     for e in events:
