@@ -127,13 +127,14 @@ def vacation_take(*, game, user, days, now: datetime | None = None, expected_ver
         raise GameError(_("you have no vacation days left in this game"))
     if type(days) is not int or not 1 <= days <= left:
         raise GameError(_("take from 1 to %(n)s whole days"), n=left)
+    was_back = row.until if row.until is not None and row.until > now else now
     if row.until is not None and row.until > now:
         row.until += days * vacation.DAY
     else:
         row.started_at, row.until = now, now + days * vacation.DAY
     row.days_used += days
     row.save()
-    _move_deadline(game, seat.position, days * vacation.DAY)
+    _move_deadline(game, seat.position, was_back, row.until, now)
     return row
 
 
@@ -148,23 +149,34 @@ def vacation_end(*, game, user, now: datetime | None = None):
     if row is None:
         raise GameError(_("you are not on vacation"))
     unused = int((row.until - now) // vacation.DAY)
+    was_back = row.until
     row.days_used -= unused
     row.until = now
     row.save()
-    _move_deadline(game, seat.position, -unused * vacation.DAY)
+    # The day under way is spent: the decision's clock stays frozen to its end.
+    _move_deadline(game, seat.position, was_back, was_back - unused * vacation.DAY, now)
     return row
 
 
-def _move_deadline(game, seat: int, by: timedelta) -> None:
-    """A decision waiting on the seat: its deadline moves by ``by`` (the clock frozen or given
-    back), and its reminder with it, as a fresh deadline's would (issue 14: at a quarter of the
-    time left; sent again if the one of the old deadline went out already). The version goes up
+def _move_deadline(game, seat: int, was_back: datetime, back: datetime, now: datetime) -> None:
+    """The seat's vacation now ends at ``back`` (it ended at ``was_back``, or it was not away:
+    ``now``). A decision waiting on the seat has its clock frozen until the last of the players
+    it waits on is back (RULES.md 15): its deadline moves by as much as that moment moves, so
+    that vacations of two players waited on at once overlap rather than add up, and one ending
+    early gives back nothing while another waited-on player is still away (an open auction). Its
+    reminder moves with it, as a fresh deadline's would (issue 14: at a quarter of the time
+    left; sent again if the one of the old deadline went out already). The version goes up
     either way, so that open pages show the vacation."""
     fields = ["version", "aids", "updated_at"]
-    if by and game.deadline is not None and seat in (game.waiting_seats or []):
-        game.deadline += by
-        game.reminder_at = services._reminder_at(game)
-        fields += ["deadline", "reminder_at"]
+    waiting = game.waiting_seats or []
+    if game.deadline is not None and seat in waiting:
+        others = list(Vacation.objects.filter(game=game, seat__in=waiting, until__gt=now)
+                      .exclude(seat=seat).values_list("until", flat=True))
+        by = max([now, back, *others]) - max([now, was_back, *others])
+        if by:
+            game.deadline += by
+            game.reminder_at = services._reminder_at(game)
+            fields += ["deadline", "reminder_at"]
     game.version += 1
     game.aids = _outside_the_parts(game.aids, game.version)
     game.save(update_fields=fields)
