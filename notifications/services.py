@@ -83,6 +83,8 @@ def plan_game(*, game, seats, previous_waiting: Iterable[int] | None, state, eve
             kind, data = Kind.TRADE_OFFERED, {"trade": top["trade"]}
         elif top is not None and top["k"] == "auction" and auction_opened and p in top["bidders"]:
             kind, data = Kind.AUCTION_OPEN, {"square": top["sq"]}
+            if top["what"] == "building":
+                data["building"] = True  # (a house or hotel for sale, not the deed it stands on)
             held = standing_maximum(state, p)
             if held is not None:
                 data["maximum"] = held

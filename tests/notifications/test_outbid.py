@@ -45,7 +45,7 @@ def test_a_holder_whose_maximum_the_bidding_passed_is_told_they_were_outbid(
         services.game_submit_action(game=game, user=users[bidder], expected_version=game.version,
                                     action={"type": "bid", "amount": 120})
 
-    outbid = [m for m in mailoutbox if m.subject == "You were outbid in “Gavel”"]
+    outbid = [m for m in mailoutbox if m.subject == "[Monopoly] You were outbid in “Gavel”"]
     assert [m.to for m in outbid] == [[users[holder].email]]
     assert "the bidding for Oriental Avenue went past your maximum bid of $80" in outbid[0].body
     assert "you may still bid by hand" in outbid[0].body
