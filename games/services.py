@@ -55,7 +55,7 @@ from games.models import (
 from games.options import table_rules
 from moderation import selectors as moderation_selectors
 from moderation.selectors import is_blocked
-from notifications.services import plan_game
+from notifications.services import plan_game, waits_over
 
 # RULES.md 4 and 10: live bidders get 20 s, live debtors 60 s; other decisions the preset's
 # turn_seconds. Correspondence tables give every decision the table's hours.
@@ -639,6 +639,7 @@ def _write(sub: Submission, seats: list[Seat], *, fresh: bool = False) -> None:
     waiting = waiting_on(state)
     moved = fresh or before is None or _decision(before) != _decision(new)
     previous_waiting = None if before is None else set(game.waiting_seats or [])
+    waited_before = set(previous_waiting or ())
     if fresh and previous_waiting:
         # A player whose decision timed out and who is still waited on faces a new decision the
         # site took them to (a timed-out roll that threw doubles): a new wait, told again.
@@ -674,6 +675,9 @@ def _write(sub: Submission, seats: list[Seat], *, fresh: bool = False) -> None:
                           version=game.version, before=before)
         if items:
             queue_on_commit("notifications.tasks.notify", game.pk, items)
+        if waited_before - set(waiting):
+            # The waits this move answered: their items in the bell are read (issue 26).
+            waits_over(game_id=game.pk, seats=waited_before - set(waiting), now=now)
     _queue_site_action(sub, seats)
     release(state)  # (the position is written: nothing applies to it now)
 

@@ -168,12 +168,26 @@ def preference_set(*, user, kind: str, mode: str) -> Preference:
     return pref
 
 
-def notification_mark_read(*, user, ids: Iterable[int] | None = None) -> int:
-    """Mark a user's notifications read (those ``ids``, or all); another user's are untouched."""
+def notification_mark_read(*, user, ids: Iterable[int] | None = None, game_id: int | None = None) -> int:
+    """Mark a user's notifications read (those ``ids``, or those of the game ``game_id``, or
+    all); another user's are untouched."""
     rows = Notification.objects.filter(user=user, read_at__isnull=True)
     if ids is not None:
         rows = rows.filter(pk__in=list(ids))
+    if game_id is not None:
+        rows = rows.filter(game_id=game_id)
     return rows.update(read_at=timezone.now())
+
+
+def waits_over(*, game_id: int, seats: Iterable[int], now=None) -> int:
+    """The game no longer waits on ``seats`` (their wait was answered, or timed out): the bell's
+    items about those waits are read (issue 26: 105 unread "A game waits on you" after a week).
+    One UPDATE, in the move's transaction (games.services._write)."""
+    seats = list(seats)
+    if not seats:
+        return 0
+    return Notification.objects.filter(game_id=game_id, seat__in=seats, kind__in=WAITS,
+                                       read_at__isnull=True).update(read_at=now or timezone.now())
 
 
 def _finish(n: Notification, status: str, **fields: Any) -> None:
@@ -209,7 +223,8 @@ def deliver(*, notification: Notification, now=None) -> str:
             game.status != game.Status.ACTIVE
             or (n.seat not in (game.waiting_seats or []) and not (
                 n.kind == Kind.AUCTION_OPEN and game.pending in AUCTIONS))):
-        _finish(n, Notification.Status.STALE)
+        # (Read too: the wait it was about is over, issue 26.)
+        _finish(n, Notification.Status.STALE, read_at=now)
         return n.status
     if game is not None and n.kind in SHOWN_ON_THE_PAGE and presence.is_active(
             user_id=user.pk, game_id=game.pk, now=now):
