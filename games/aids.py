@@ -227,6 +227,7 @@ def _bump(game, pause=None) -> None:
 
 def _grant(game, pause, now: datetime) -> None:
     pause.status = pause.Status.PAUSED
+    pause.paused_at = now
     pause.remaining = None if game.deadline is None else max(game.deadline - now, timedelta(0))
     pause.save()
     game.deadline = None  # frozen: the sweep finds nothing due
@@ -280,11 +281,40 @@ def pause_confirm(*, game, user, now: datetime | None = None):
     if seat not in pause.confirmed:
         pause.confirmed = [*pause.confirmed, seat]
     if set(pause.confirmed) >= who:
-        pause.status = Pause.Status.RESUMING
-        pause.resume_at = now + timedelta(seconds=pauses.COUNTDOWN_SECONDS)
-        if pause.remaining is not None:
-            # The decision gets back what it had left, counted from the end of the countdown.
-            game.deadline = pause.resume_at + pause.remaining
+        _resume(game, pause, now)
     pause.save()
     _bump(game, pause)
     return pause
+
+
+def _resume(game, pause, at: datetime) -> None:
+    """The countdown to resume starts ``at``; the decision gets back what it had left, counted
+    from the end of the countdown."""
+    pause.status = Pause.Status.RESUMING
+    pause.resume_at = at + timedelta(seconds=pauses.COUNTDOWN_SECONDS)
+    if pause.remaining is not None:
+        game.deadline = pause.resume_at + pause.remaining
+
+
+def pauses_expire(*, now: datetime | None = None) -> int:
+    """RULES.md 16, pause length: every pause that has lasted its table's ``pause_max_minutes``
+    resumes as if every player had confirmed, its countdown starting when the time ran out
+    (however late this sweep). Each game in a transaction of its own, its row locked as a move
+    locks it, the pause read again under the lock (a confirmation meanwhile wins). Returns the
+    number of pauses ended."""
+    now = now or timezone.now()
+    due = [p.game_id for p in Pause.objects.filter(status=Pause.Status.PAUSED).select_related("game__table")
+           if (at := pauses.expires_at(p, p.game.table)) is not None and at <= now]
+    ended = 0
+    for game_id in due:
+        with transaction.atomic():
+            game = services._locked_game(game_id)
+            pause = Pause.objects.select_for_update().filter(game=game).first()
+            at = None if pause is None else pauses.expires_at(pause, game.table)
+            if at is None or at > now or game.status != Game.Status.ACTIVE:
+                continue
+            _resume(game, pause, at)
+            pause.save()
+            _bump(game, pause)
+            ended += 1
+    return ended

@@ -92,7 +92,8 @@ class Submission:
 def table_create(*, host, name: str, preset: str, options: dict[str, Any] | None = None,
                  pace: str = Table.Pace.CORRESPONDENCE, turn_hours: int | None = 24,
                  seat_count: int | None = None, is_private: bool = False,
-                 absent_seat: str = Table.AbsentSeat.OUT, vacation_days: int = 7) -> Table:
+                 absent_seat: str = Table.AbsentSeat.OUT, vacation_days: int = 7,
+                 pause_max_minutes: int = pause.PAUSE_MAX_MINUTES_DEFAULT) -> Table:
     options = dict(options or {})
     try:
         rules = table_rules(preset=preset, options=options, pace=pace)
@@ -114,12 +115,15 @@ def table_create(*, host, name: str, preset: str, options: dict[str, Any] | None
     else:
         turn_hours = None
         vacation_days = 0  # RULES.md 15: vacations are for correspondence tables
+        if type(pause_max_minutes) is not int or not 1 <= pause_max_minutes <= pause.PAUSE_MAX_MINUTES_MAX:
+            raise GameError(_("a pause lasts from 1 to %(n)s minutes"), n=pause.PAUSE_MAX_MINUTES_MAX)
     # The default name is in the host's language (the request's), as they would type it.
     default = translation.gettext("%(name)s's table") % {"name": host.display_name or host.username}
     name = (name or "").strip() or default
     table = Table.objects.create(host=host, name=name[:80], preset=preset, options=options, pace=pace,
                                  turn_hours=turn_hours, seat_count=seat_count, is_private=is_private,
-                                 absent_seat=absent_seat, vacation_days=vacation_days)
+                                 absent_seat=absent_seat, vacation_days=vacation_days,
+                                 pause_max_minutes=pause_max_minutes)
     Seat.objects.bulk_create([
         Seat(table=table, position=i, user=host if i == 0 else None,
              team=(i % 2) if rules.teams else None)
