@@ -110,3 +110,15 @@ def test_the_option_is_on_the_form_the_card_and_the_table_page(client, alice):
     page = client.get(reverse("games:table", args=[table.pk])).content.decode()
     assert "Longest pause" in page and "8 minutes" in page
 
+
+
+def test_the_pause_panel_says_when_the_countdown_starts_by_itself(client, alice, bob, clock):
+    game, users, _row = _paused(alice, bob, clock, pause_max_minutes=5)
+    auto = clock.now + timedelta(minutes=5)
+    clock.now += timedelta(minutes=2)
+    client.force_login(users[0])
+
+    page = client.get(reverse("games:game", args=[game.pk])).content.decode()
+
+    assert ("Without them, the countdown to resume starts by itself in "
+            f'<time datetime="{auto.isoformat()}" data-deadline>') in page
