@@ -13,11 +13,22 @@ clock, e-mail in memory and Celery tasks inline, and prints per human per round:
 - reminders: the reminders (and third-miss warnings) sent when a quarter of a decision's time
   was left (the periodic sweep, notifications/reminders.py, run each time the clock moves on).
 
-Three kinds of humans: "page closed" visit the game when it waits on them, make their decisions
-(20 s apart) and close the page, coming back hours later; "slow" do the same but come back only
-after 20 of their 24 hours (past the quarter-time reminder); "page open" keep the page open, so
-it polls all the time. Run: ``.venv/bin/python bench/notifications.py [--games 6] [--rounds 60]``.
-Uses a throwaway SQLite database in a temporary folder.
+Four kinds of humans: "page closed" visit the game when it waits on them, make their decisions
+(20 s apart) and close the page, coming back hours later; "page closed, with aids" do the same
+with the correspondence aids of RULES.md 15: standing orders (end the turn after the roll, pay
+the jail fine, flat income tax, reject bots' trades) and, in every auction, a
+0% order (pass) for one of them and a maximum of 80% of the printed price for the other; "slow"
+come back only after 20 of their 24 hours (past the quarter-time reminder); "page open" keep
+the page open, so it polls all the time. The target (issue 26): at most 1.25 e-mails per human
+per round with the page closed, with or without the aids, and none with it open.
+
+Bots and standing orders are played as the site plays them (not within the move, as tests do):
+each bot action is a task a second after the write before it (BOT_DELAY_MS), run in order as the
+simulated clock reaches it; a standing order is played in the write that makes its decision.
+
+The e-mails counted are the ones a wait or an auction brings: your turn, trade offered, auction
+open, and outbid above a maximum (the aids' own). Run: ``.venv/bin/python bench/notifications.py
+[--games 6] [--rounds 60]``. Uses a throwaway SQLite database in a temporary folder.
 """
 
 from __future__ import annotations
@@ -39,13 +50,37 @@ from correspondence import Clock, setup, start, table_of_four  # noqa: E402 (ben
 VISIT_GAP = timedelta(hours=3)  # a person comes back to a game hours after it starts waiting
 SLOW_GAP = timedelta(hours=20)  # ... or, for the slow ones, with 4 of the 24 hours left
 DECISION_GAP = timedelta(seconds=20)  # decisions within one visit
+KINDS = ("page closed", "page closed, with aids", "slow", "page open")
+# The aids of the "with aids" humans (RULES.md 15): the same orders, and in every auction a pass
+# (0%) for the first human and a maximum of AIDS_MAXIMUM_PERCENT of the printed price for the other.
+AIDS_MAXIMUM_PERCENT = 80
+BOT_DELAY = timedelta(seconds=1)  # the site's BOT_DELAY_MS
 
 
-def play(index: int, kind: str, rounds: int, clock: Clock) -> list[dict]:
+class SiteTasks:
+    """The bots' tasks (games.tasks.play_site_action) as the site queues them, one after each
+    write, run in order, the clock moving on by the bots' delay for each."""
+
+    def __init__(self) -> None:
+        self.queued: list[tuple[int, int]] = []
+
+    def apply_async(self, args, countdown=None, **_options) -> None:
+        self.queued.append(tuple(args))
+
+    def run(self, clock: Clock) -> None:
+        from games import tasks
+
+        while self.queued:
+            game_id, version = self.queued.pop(0)
+            clock.now += BOT_DELAY
+            tasks.play_site_action(game_id, version)
+
+
+def play(index: int, kind: str, rounds: int, clock: Clock, site: SiteTasks) -> list[dict]:
     from django.core import mail
     from django.db import transaction
 
-    from games import services
+    from games import aids, services, standing
     from games.engine import GameState, make_bot, waiting_on
     from games.models import Game
     from notifications import presence, reminders
@@ -53,17 +88,42 @@ def play(index: int, kind: str, rounds: int, clock: Clock) -> list[dict]:
 
     page_open = kind == "page open"
     gap = SLOW_GAP if kind == "slow" else VISIT_GAP
-    # The e-mails of a wait beginning (the figure of issue 14), apart from the reminders.
-    told = [Kind.YOUR_TURN, Kind.TRADE_OFFERED, Kind.AUCTION_OPEN]
+    # The e-mails of a wait beginning (the figure of issue 14) and of a maximum outbid (the
+    # aids'), apart from the reminders.
+    told = [Kind.YOUR_TURN, Kind.TRADE_OFFERED, Kind.AUCTION_OPEN, Kind.OUTBID]
 
     table, humans = table_of_four(f"h{index}", preset="classic")
     mail.outbox = []
     game, user_at = start(table, humans, seed=1000 + index)
+    if kind.endswith("with aids"):
+        for n, (_p, user) in enumerate(sorted(user_at.items())):
+            orders = standing.Orders(end_turn=True, jail="pay_fine", income_tax="flat",
+                                     reject_bot_trades=True, auction_percent=0 if n == 0 else AIDS_MAXIMUM_PERCENT)
+            with transaction.atomic():
+                aids.standing_orders_set(game=game, user=user, orders=orders)
+        game.refresh_from_db()
     bot = make_bot("strategy")
     waits: Counter[int] = Counter(p for p in game.waiting_seats if p in user_at)
     per_decision: Counter[int] = Counter(waits)
+    seen = {"state": game.state, "waiting": set(game.waiting_seats)}
+
+    def observe() -> None:
+        # A wait begins for a human the game waits on now and did not before; a decision is new
+        # for each human waited on when services._decision changed.
+        new_decision = services._decision(seen["state"]) != services._decision(game.state)
+        for p in game.waiting_seats:
+            if p in user_at:
+                waits[p] += p not in seen["waiting"]
+                per_decision[p] += new_decision
+        seen.update(state=game.state, waiting=set(game.waiting_seats))
+
     last_actor = None
-    while game.status == Game.Status.ACTIVE and game.round <= rounds:
+    while True:
+        site.run(clock)  # the bots' moves (and what follows them) before the humans' next
+        game.refresh_from_db()
+        observe()
+        if game.status != Game.Status.ACTIVE or game.round > rounds:
+            break
         state = GameState.from_json(game.state)
         seat = next(p for p in waiting_on(state) if p in user_at)
         if page_open:
@@ -77,18 +137,12 @@ def play(index: int, kind: str, rounds: int, clock: Clock) -> list[dict]:
         presence.seen(user_id=user_at[seat].pk, game_id=game.pk)
         action = bot.choose(state, seat, random.Random(f"{index}:{state.seq}"))
         action.pop("player", None)
-        before = game.state
-        was_waiting = set(game.waiting_seats)
         with transaction.atomic():
             sub = services.game_submit_action(game=game, user=user_at[seat], action=action,
                                               expected_version=game.version)
         game = sub.game
         last_actor = seat
-        new_decision = services._decision(before) != services._decision(game.state)
-        for p in game.waiting_seats:
-            if p in user_at:
-                waits[p] += p not in was_waiting
-                per_decision[p] += new_decision
+        observe()
     played = game.round
     results = []
     for p, user in user_at.items():
@@ -109,17 +163,22 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as folder:
         setup(folder)
         clock = Clock()
-        with mock.patch("django.utils.timezone.now", clock):
+        site = SiteTasks()
+        from games import services, tasks
+
+        with (mock.patch("django.utils.timezone.now", clock),
+              mock.patch.object(services, "_bots_inline", return_value=False),
+              mock.patch.object(tasks.play_site_action, "apply_async", site.apply_async)):
             print(f"{args.games} correspondence games per kind, classic, 2 humans + 2 strategy bots, "
                   f"at most {args.rounds} rounds")
-            print(f"{'humans':<12} {'rounds':>7} {'waits/round':>12} {'e-mails/round':>14} "
+            print(f"{'humans':<23} {'rounds':>7} {'waits/round':>12} {'e-mails/round':>14} "
                   f"{'per decision/round (before)':>28} {'reminders/round':>16} {'all e-mails':>12}")
-            for k, kind in enumerate(("page closed", "slow", "page open")):
+            for k, kind in enumerate(KINDS):
                 rows = []
                 for i in range(args.games):
-                    rows += play(i + 100 * k, kind, args.rounds, clock)
+                    rows += play(i + 100 * k, kind, args.rounds, clock, site)
                 rounds = sum(r["rounds"] for r in rows)
-                print(f"{kind:<12} {rounds / len(rows):>7.1f} {sum(r['waits'] for r in rows) / rounds:>12.2f} "
+                print(f"{kind:<23} {rounds / len(rows):>7.1f} {sum(r['waits'] for r in rows) / rounds:>12.2f} "
                       f"{sum(r['emails'] for r in rows) / rounds:>14.2f} "
                       f"{sum(r['per_decision'] for r in rows) / rounds:>28.2f} "
                       f"{sum(r['reminders'] for r in rows) / rounds:>16.2f} "

@@ -454,6 +454,14 @@ CELERY_BEAT_SCHEDULE: dict[str, dict] = {
         # A run that could not start within its own period is pointless: the next one is due.
         "options": {"expires": 1.0},
     },
+    # RULES.md 16: a live game's pause ends by itself after its table's pause_max_minutes (the
+    # countdown starts at that moment, however late the sweep; a run with nothing due is one
+    # query on the few pauses there are).
+    "games-expire-pauses": {
+        "task": "games.tasks.expire_pauses",
+        "schedule": 15.0,
+        "options": {"expires": 15.0},
+    },
     # Lopsided trades ("draining") are flagged for moderators from the game log (issue 11).
     "moderation-scan-trades": {
         "task": "moderation.tasks.scan_trades",

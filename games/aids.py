@@ -127,13 +127,14 @@ def vacation_take(*, game, user, days, now: datetime | None = None, expected_ver
         raise GameError(_("you have no vacation days left in this game"))
     if type(days) is not int or not 1 <= days <= left:
         raise GameError(_("take from 1 to %(n)s whole days"), n=left)
+    was_back = row.until if row.until is not None and row.until > now else now
     if row.until is not None and row.until > now:
         row.until += days * vacation.DAY
     else:
         row.started_at, row.until = now, now + days * vacation.DAY
     row.days_used += days
     row.save()
-    _move_deadline(game, seat.position, days * vacation.DAY)
+    _move_deadline(game, seat.position, was_back, row.until, now)
     return row
 
 
@@ -148,23 +149,34 @@ def vacation_end(*, game, user, now: datetime | None = None):
     if row is None:
         raise GameError(_("you are not on vacation"))
     unused = int((row.until - now) // vacation.DAY)
+    was_back = row.until
     row.days_used -= unused
     row.until = now
     row.save()
-    _move_deadline(game, seat.position, -unused * vacation.DAY)
+    # The day under way is spent: the decision's clock stays frozen to its end.
+    _move_deadline(game, seat.position, was_back, was_back - unused * vacation.DAY, now)
     return row
 
 
-def _move_deadline(game, seat: int, by: timedelta) -> None:
-    """A decision waiting on the seat: its deadline moves by ``by`` (the clock frozen or given
-    back), and its reminder with it, as a fresh deadline's would (issue 14: at a quarter of the
-    time left; sent again if the one of the old deadline went out already). The version goes up
+def _move_deadline(game, seat: int, was_back: datetime, back: datetime, now: datetime) -> None:
+    """The seat's vacation now ends at ``back`` (it ended at ``was_back``, or it was not away:
+    ``now``). A decision waiting on the seat has its clock frozen until the last of the players
+    it waits on is back (RULES.md 15): its deadline moves by as much as that moment moves, so
+    that vacations of two players waited on at once overlap rather than add up, and one ending
+    early gives back nothing while another waited-on player is still away (an open auction). Its
+    reminder moves with it, as a fresh deadline's would (issue 14: at a quarter of the time
+    left; sent again if the one of the old deadline went out already). The version goes up
     either way, so that open pages show the vacation."""
     fields = ["version", "aids", "updated_at"]
-    if by and game.deadline is not None and seat in (game.waiting_seats or []):
-        game.deadline += by
-        game.reminder_at = services._reminder_at(game)
-        fields += ["deadline", "reminder_at"]
+    waiting = game.waiting_seats or []
+    if game.deadline is not None and seat in waiting:
+        others = list(Vacation.objects.filter(game=game, seat__in=waiting, until__gt=now)
+                      .exclude(seat=seat).values_list("until", flat=True))
+        by = max([now, back, *others]) - max([now, was_back, *others])
+        if by:
+            game.deadline += by
+            game.reminder_at = services._reminder_at(game)
+            fields += ["deadline", "reminder_at"]
     game.version += 1
     game.aids = _outside_the_parts(game.aids, game.version)
     game.save(update_fields=fields)
@@ -215,6 +227,7 @@ def _bump(game, pause=None) -> None:
 
 def _grant(game, pause, now: datetime) -> None:
     pause.status = pause.Status.PAUSED
+    pause.paused_at = now
     pause.remaining = None if game.deadline is None else max(game.deadline - now, timedelta(0))
     pause.save()
     game.deadline = None  # frozen: the sweep finds nothing due
@@ -268,11 +281,40 @@ def pause_confirm(*, game, user, now: datetime | None = None):
     if seat not in pause.confirmed:
         pause.confirmed = [*pause.confirmed, seat]
     if set(pause.confirmed) >= who:
-        pause.status = Pause.Status.RESUMING
-        pause.resume_at = now + timedelta(seconds=pauses.COUNTDOWN_SECONDS)
-        if pause.remaining is not None:
-            # The decision gets back what it had left, counted from the end of the countdown.
-            game.deadline = pause.resume_at + pause.remaining
+        _resume(game, pause, now)
     pause.save()
     _bump(game, pause)
     return pause
+
+
+def _resume(game, pause, at: datetime) -> None:
+    """The countdown to resume starts ``at``; the decision gets back what it had left, counted
+    from the end of the countdown."""
+    pause.status = Pause.Status.RESUMING
+    pause.resume_at = at + timedelta(seconds=pauses.COUNTDOWN_SECONDS)
+    if pause.remaining is not None:
+        game.deadline = pause.resume_at + pause.remaining
+
+
+def pauses_expire(*, now: datetime | None = None) -> int:
+    """RULES.md 16, pause length: every pause that has lasted its table's ``pause_max_minutes``
+    resumes as if every player had confirmed, its countdown starting when the time ran out
+    (however late this sweep). Each game in a transaction of its own, its row locked as a move
+    locks it, the pause read again under the lock (a confirmation meanwhile wins). Returns the
+    number of pauses ended."""
+    now = now or timezone.now()
+    due = [p.game_id for p in Pause.objects.filter(status=Pause.Status.PAUSED).select_related("game__table")
+           if (at := pauses.expires_at(p, p.game.table)) is not None and at <= now]
+    ended = 0
+    for game_id in due:
+        with transaction.atomic():
+            game = services._locked_game(game_id)
+            pause = Pause.objects.select_for_update().filter(game=game).first()
+            at = None if pause is None else pauses.expires_at(pause, game.table)
+            if at is None or at > now or game.status != Game.Status.ACTIVE:
+                continue
+            _resume(game, pause, at)
+            pause.save()
+            _bump(game, pause)
+            ended += 1
+    return ended

@@ -16,6 +16,7 @@ from games.engine import PRESET_NAMES, PRESETS, InvalidRules
 from games.errors import translate_refusal
 from games.models import Table
 from games.options import CORRESPONDENCE_ROUNDS, PRESET_LABELS, table_rules
+from games.pause import PAUSE_MAX_MINUTES_DEFAULT, PAUSE_MAX_MINUTES_MAX
 
 TURN_HOUR_CHOICES = [
     (1, _("1 hour")),
@@ -130,6 +131,16 @@ class TableForm(forms.Form):
         help_text=_("Whole days each player may take off during the game, their clock frozen; 0: none."),
     )
 
+    # RULES.md 16, pause length (games/pause.py).
+    pause_max_minutes = forms.IntegerField(
+        label=_("Longest pause in minutes (live)"),
+        min_value=1,
+        max_value=PAUSE_MAX_MINUTES_MAX,
+        initial=PAUSE_MAX_MINUTES_DEFAULT,
+        required=False,  # (missing: the default)
+        help_text=_("Then the countdown to resume starts by itself, as if everyone had confirmed."),
+    )
+
     absent_seat = forms.ChoiceField(
         label=_("When a player leaves for good"),
         choices=Table.AbsentSeat.choices,
@@ -195,6 +206,8 @@ class TableForm(forms.Form):
         data["absent_seat"] = data.get("absent_seat") or Table.AbsentSeat.OUT
         if data.get("vacation_days") is None:
             data["vacation_days"] = VACATION_DAYS_DEFAULT
+        if data.get("pause_max_minutes") is None:
+            data["pause_max_minutes"] = PAUSE_MAX_MINUTES_DEFAULT
         options = self._options(preset, pace)
         if self.errors:
             return data

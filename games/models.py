@@ -57,6 +57,9 @@ class Table(models.Model):
     absent_seat = models.CharField(max_length=3, choices=AbsentSeat.choices, default=AbsentSeat.OUT)
     # RULES.md 15, vacation: whole days each player may take per game (correspondence; 0: none).
     vacation_days = models.PositiveSmallIntegerField(default=7)
+    # RULES.md 16, pause length: the longest a live game stays paused before the countdown to
+    # resume starts by itself (games/pause.py).
+    pause_max_minutes = models.PositiveSmallIntegerField(default=15)
     invite_code = models.CharField(max_length=16, unique=True, default=_invite_code)
     status = models.CharField(max_length=12, choices=Status.choices, default=Status.OPEN, db_index=True)
     created_at = models.DateTimeField(auto_now_add=True)
@@ -430,6 +433,9 @@ class Pause(models.Model):
     # What was left of the pending decision's time when the game paused (null: no deadline).
     remaining = models.DurationField(null=True, blank=True)
     resume_at = models.DateTimeField(null=True, blank=True)
+    # When every player agreed and the game paused (RULES.md 16: a pause lasts at most the
+    # table's pause_max_minutes from then).
+    paused_at = models.DateTimeField(null=True, blank=True)
 
     def __str__(self) -> str:
         return f"game {self.game_id} pause ({self.status})"

@@ -56,8 +56,10 @@ def send(
             timezone.activate(zone)
         try:
             context["LANGUAGE_CODE"] = translation.get_language()
-            # A subject is one line, whatever the template's line breaks.
+            # A subject is one line, whatever the template's line breaks, and begins with the
+            # site's name in brackets, as allauth's (ACCOUNT_EMAIL_SUBJECT_PREFIX) do.
             subject = " ".join(render_to_string(f"emails/{name}_subject.txt", context).split())
+            subject = f"{settings.ACCOUNT_EMAIL_SUBJECT_PREFIX}{subject}"
             text = render_to_string(f"emails/{name}.txt", context)
             html = render_to_string(f"emails/{name}.html", context)
         finally:

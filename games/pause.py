@@ -19,6 +19,18 @@ from games.errors import GameError
 
 ASK_SECONDS = 30
 COUNTDOWN_SECONDS = 10
+# RULES.md 16, pause length: a pause lasts at most the table's ``pause_max_minutes`` (this by
+# default, from 1 to PAUSE_MAX_MINUTES_MAX); then the countdown to resume starts by itself, as
+# if every player had confirmed (aids.pauses_expire, swept by games.tasks.expire_pauses).
+PAUSE_MAX_MINUTES_DEFAULT = 15
+PAUSE_MAX_MINUTES_MAX = 120
+
+
+def expires_at(pause, table) -> datetime | None:
+    """When a granted pause ends by itself (RULES.md 16), or None for one not (yet) granted."""
+    if pause.status != pause.Status.PAUSED or pause.paused_at is None:
+        return None
+    return pause.paused_at + timedelta(minutes=table.pause_max_minutes)
 
 
 def voters(seats, state: dict) -> set[int]:

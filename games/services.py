@@ -55,7 +55,7 @@ from games.models import (
 from games.options import table_rules
 from moderation import selectors as moderation_selectors
 from moderation.selectors import is_blocked
-from notifications.services import plan_game
+from notifications.services import plan_game, waits_over
 
 # RULES.md 4 and 10: live bidders get 20 s, live debtors 60 s; other decisions the preset's
 # turn_seconds. Correspondence tables give every decision the table's hours.
@@ -92,7 +92,8 @@ class Submission:
 def table_create(*, host, name: str, preset: str, options: dict[str, Any] | None = None,
                  pace: str = Table.Pace.CORRESPONDENCE, turn_hours: int | None = 24,
                  seat_count: int | None = None, is_private: bool = False,
-                 absent_seat: str = Table.AbsentSeat.OUT, vacation_days: int = 7) -> Table:
+                 absent_seat: str = Table.AbsentSeat.OUT, vacation_days: int = 7,
+                 pause_max_minutes: int = pause.PAUSE_MAX_MINUTES_DEFAULT) -> Table:
     options = dict(options or {})
     try:
         rules = table_rules(preset=preset, options=options, pace=pace)
@@ -114,12 +115,15 @@ def table_create(*, host, name: str, preset: str, options: dict[str, Any] | None
     else:
         turn_hours = None
         vacation_days = 0  # RULES.md 15: vacations are for correspondence tables
+        if type(pause_max_minutes) is not int or not 1 <= pause_max_minutes <= pause.PAUSE_MAX_MINUTES_MAX:
+            raise GameError(_("a pause lasts from 1 to %(n)s minutes"), n=pause.PAUSE_MAX_MINUTES_MAX)
     # The default name is in the host's language (the request's), as they would type it.
     default = translation.gettext("%(name)s's table") % {"name": host.display_name or host.username}
     name = (name or "").strip() or default
     table = Table.objects.create(host=host, name=name[:80], preset=preset, options=options, pace=pace,
                                  turn_hours=turn_hours, seat_count=seat_count, is_private=is_private,
-                                 absent_seat=absent_seat, vacation_days=vacation_days)
+                                 absent_seat=absent_seat, vacation_days=vacation_days,
+                                 pause_max_minutes=pause_max_minutes)
     Seat.objects.bulk_create([
         Seat(table=table, position=i, user=host if i == 0 else None,
              team=(i % 2) if rules.teams else None)
@@ -458,19 +462,28 @@ def _site_action(sub: Submission, seats: list[Seat]) -> tuple[int, dict, str, An
     state = sub.state
     if state.over:
         return None
+    step = _standing_action(sub, seats)
+    if step is not None:
+        return step
     bots = {s.position: s.bot for s in seats if s.bot}
-    # RULES.md 15: the players' standing orders (games/standing.py), played as their own actions.
-    orders = _standing_orders(sub, seats)
-    if orders:
-        step = standing.next_action(state, orders, frozenset(bots), seats)
-        if step is not None:
-            return step
     if not bots:
         return None
     for p in waiting_on(state):
         if p in bots and not state.players[p].bankrupt:
             return p, _bot_action(sub, p, bots[p]), "bot", None
     return None
+
+
+def _standing_action(sub: Submission, seats: list[Seat]) -> tuple[int, dict, str, Any] | None:
+    """The first standing order (RULES.md 15, games/standing.py) that answers what the game now
+    waits on, as (seat, action, "standing", user), or None."""
+    if sub.state.over:
+        return None
+    orders = _standing_orders(sub, seats)
+    if not orders:
+        return None
+    bots = frozenset(s.position for s in seats if s.bot)
+    return standing.next_action(sub.state, orders, bots, seats)
 
 
 def _standing_orders(sub: Submission, seats: list[Seat]) -> dict:
@@ -494,12 +507,29 @@ def _site_step(sub: Submission, seats: list[Seat]) -> bool:
 def _advance(sub: Submission, seats: list[Seat]) -> None:
     """The one place a game moves on after the actions of a write, before it is written. Inline
     (``_bots_inline``): the site plays every action due to it now, one after the other (at most
-    MAX_BOT_ACTIONS). Otherwise nothing here: ``_write`` queues the next one as a task."""
-    if not _bots_inline():
-        return
+    MAX_BOT_ACTIONS). Otherwise only the standing orders are played here, and ``_write`` queues
+    the bots' next action as a task.
+
+    RULES.md 15: a decision a standing order answers is never waited on (no deadline, no
+    notification), so the order is played in the transaction that made the decision, whatever
+    the bots do: a game written in between would wait on the player, and e-mail them, for the
+    second or so until a task played the order (issue 26: 7 e-mails for one auction)."""
+    if _bots_inline():
+        for _step in range(MAX_BOT_ACTIONS):
+            if not _site_step(sub, seats):
+                return
+    else:
+        _advance_standing(sub, seats)
+
+
+def _advance_standing(sub: Submission, seats: list[Seat]) -> None:
+    """Play every standing order that answers what the game waits on, one after the other."""
     for _step in range(MAX_BOT_ACTIONS):
-        if not _site_step(sub, seats):
+        step = _standing_action(sub, seats)
+        if step is None:
             return
+        p, action, source, user = step
+        _apply(sub, action, seat=p, user=user, source=source)
 
 
 def _queue_site_action(sub: Submission, seats: list[Seat]) -> None:
@@ -613,6 +643,7 @@ def _write(sub: Submission, seats: list[Seat], *, fresh: bool = False) -> None:
     waiting = waiting_on(state)
     moved = fresh or before is None or _decision(before) != _decision(new)
     previous_waiting = None if before is None else set(game.waiting_seats or [])
+    waited_before = set(previous_waiting or ())
     if fresh and previous_waiting:
         # A player whose decision timed out and who is still waited on faces a new decision the
         # site took them to (a timed-out roll that threw doubles): a new wait, told again.
@@ -648,6 +679,9 @@ def _write(sub: Submission, seats: list[Seat], *, fresh: bool = False) -> None:
                           version=game.version, before=before)
         if items:
             queue_on_commit("notifications.tasks.notify", game.pk, items)
+        if waited_before - set(waiting):
+            # The waits this move answered: their items in the bell are read (issue 26).
+            waits_over(game_id=game.pk, seats=waited_before - set(waiting), now=now)
     _queue_site_action(sub, seats)
     release(state)  # (the position is written: nothing applies to it now)
 
@@ -843,6 +877,15 @@ def game_timeout(*, game_id: int, now: datetime | None = None, seen_version: int
         return 0
     seats = _seats(game, None)
     sub = _begin(game, seats, now)
+    # RULES.md 15: a decision a standing order answers is never timed out, nor counted as a
+    # miss: the order is played (one set while the game was paused, or whose play was lost).
+    _advance_standing(sub, seats)
+    if sub.actions and _decision(game.state) != _decision(sub.state.to_json()):
+        # The orders answered the decision that was due: what follows is a decision of its own,
+        # with its own deadline.
+        _advance(sub, seats)
+        _write(sub, seats)
+        return sub.actions
     state = sub.state
     waiting = waiting_on(state)
     bots = {s.position for s in seats if s.bot}

@@ -81,6 +81,14 @@ def process_deadlines() -> int:
 
 
 @shared_task(ignore_result=True)
+def expire_pauses() -> int:
+    """RULES.md 16: live games paused longer than their table allows resume by themselves."""
+    from games import aids
+
+    return aids.pauses_expire()
+
+
+@shared_task(ignore_result=True)
 def play_site_action(game_id: int, version: int) -> int:
     """One action the site plays for a seat (a bot's), queued on commit by the write of
     ``version`` (services._queue_site_action). Idempotent: a duplicate or stale delivery finds

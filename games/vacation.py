@@ -6,7 +6,9 @@ they are away starts its clock when the vacation ends (``deadline_start``). Thei
 orders still apply. The other players see "on vacation until ..." (the panel of the game page).
 
 Ending a vacation early gives back the whole days not begun yet (the day under way is spent),
-and moves the deadline of a decision waiting on the player back by as many days.
+and moves the deadline of a decision waiting on the player back by as many days. A decision
+that waits on several players (an open auction) has its clock frozen until the last of them on
+vacation is back: their vacations overlap, they do not add up (games.aids._move_deadline).
 """
 
 from __future__ import annotations

@@ -49,7 +49,8 @@ def plan_game(*, game, seats, previous_waiting: Iterable[int] | None, state, eve
     once per wait, not for each of their consecutive decisions (``previous_waiting`` is who the
     game waited on before this move; ``None`` at the start). A wait that begins with a trade
     offered to them, or an auction they may bid in, is told as that instead (with the maximum
-    they left, if any: the e-mail goes to them alone, RULES.md 15). The game's start, its end, a
+    they left, if any: the e-mail goes to them alone, RULES.md 15); a decision a standing order
+    answered (played in the same write) is no wait and is not told. The game's start, its end, a
     forfeit by missed turns (RULES.md 11; or the seat handed to a bot, RULES.md 15), the second
     miss in a row when the next forfeits, and the engine passing for a holder of a maximum the
     auction went past (RULES.md 15: outbid above their maximum) are told to the humans
@@ -82,21 +83,15 @@ def plan_game(*, game, seats, previous_waiting: Iterable[int] | None, state, eve
             kind, data = Kind.TRADE_OFFERED, {"trade": top["trade"]}
         elif top is not None and top["k"] == "auction" and auction_opened and p in top["bidders"]:
             kind, data = Kind.AUCTION_OPEN, {"square": top["sq"]}
+            if top["what"] == "building":
+                data["building"] = True  # (a house or hotel for sale, not the deed it stands on)
             held = standing_maximum(state, p)
             if held is not None:
                 data["maximum"] = held
         # One wait, one key: the version at which it began.
         items.append([kind, humans[p], f"g{gid}:v{version}", p, data])
-    if top is not None and top["k"] == "auction" and auction_opened:
-        # A holder of a maximum (left by a standing order as the auction opened) is not waited
-        # on, the engine bids for them (RULES.md 15); they hear of the auction, with their
-        # maximum, in an e-mail to them alone.
-        told = {item[3] for item in items}
-        for p in top["bidders"]:
-            held = standing_maximum(state, p)
-            if p in humans and p not in told and held is not None:
-                items.append([Kind.AUCTION_OPEN, humans[p], f"g{gid}:v{version}", p,
-                              {"square": top["sq"], "maximum": held}])
+    # A holder of a maximum left by a standing order as the auction opened is not told of it:
+    # a decision a standing order answers is never waited on, nor notified (RULES.md 15).
     limit = state.rules.missed_turns_limit
     before_maxima = _maxima(before)
     for e in events:
@@ -173,12 +168,26 @@ def preference_set(*, user, kind: str, mode: str) -> Preference:
     return pref
 
 
-def notification_mark_read(*, user, ids: Iterable[int] | None = None) -> int:
-    """Mark a user's notifications read (those ``ids``, or all); another user's are untouched."""
+def notification_mark_read(*, user, ids: Iterable[int] | None = None, game_id: int | None = None) -> int:
+    """Mark a user's notifications read (those ``ids``, or those of the game ``game_id``, or
+    all); another user's are untouched."""
     rows = Notification.objects.filter(user=user, read_at__isnull=True)
     if ids is not None:
         rows = rows.filter(pk__in=list(ids))
+    if game_id is not None:
+        rows = rows.filter(game_id=game_id)
     return rows.update(read_at=timezone.now())
+
+
+def waits_over(*, game_id: int, seats: Iterable[int], now=None) -> int:
+    """The game no longer waits on ``seats`` (their wait was answered, or timed out): the bell's
+    items about those waits are read (issue 26: 105 unread "A game waits on you" after a week).
+    One UPDATE, in the move's transaction (games.services._write)."""
+    seats = list(seats)
+    if not seats:
+        return 0
+    return Notification.objects.filter(game_id=game_id, seat__in=seats, kind__in=WAITS,
+                                       read_at__isnull=True).update(read_at=now or timezone.now())
 
 
 def _finish(n: Notification, status: str, **fields: Any) -> None:
@@ -214,7 +223,8 @@ def deliver(*, notification: Notification, now=None) -> str:
             game.status != game.Status.ACTIVE
             or (n.seat not in (game.waiting_seats or []) and not (
                 n.kind == Kind.AUCTION_OPEN and game.pending in AUCTIONS))):
-        _finish(n, Notification.Status.STALE)
+        # (Read too: the wait it was about is over, issue 26.)
+        _finish(n, Notification.Status.STALE, read_at=now)
         return n.status
     if game is not None and n.kind in SHOWN_ON_THE_PAGE and presence.is_active(
             user_id=user.pk, game_id=game.pk, now=now):

@@ -9,9 +9,11 @@ and no CSRF token (the mail program has none; the signature is what proves the l
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.db.models import Count, Q
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
@@ -92,10 +94,16 @@ def unsubscribe(request: HttpRequest, token: str) -> HttpResponse:
 # ---------------------------------------------------------------------------------------------
 
 INBOX_SIZE = 30
+# How many notifications the list reads to fill its lines, at most (folded by game).
+FOLDED = 10
 
 
 def _unread(user) -> int:
-    return Notification.objects.filter(user=user, read_at__isnull=True).count()
+    """Unread lines of the bell: a game's unread items fold into one line (issue 26), the others
+    (an invitation) count one each. One query."""
+    counts = Notification.objects.filter(user=user, read_at__isnull=True).aggregate(
+        games=Count("game", distinct=True), loose=Count("pk", filter=Q(game__isnull=True)))
+    return counts["games"] + counts["loose"]
 
 
 def _waiting(user) -> int:
@@ -116,9 +124,31 @@ def badge(request: HttpRequest) -> HttpResponse:
                   {"unread": _unread(request.user), "waiting": _waiting(request.user)})
 
 
+@dataclass
+class Line:
+    """One line of the bell's list: a game's notifications folded into the latest of them (its
+    kind and time shown), or one notification about no game."""
+
+    latest: Notification
+    count: int = 1
+    unread: int = 0
+
+
 def _inbox_context(user) -> dict:
-    rows = list(Notification.objects.filter(user=user).select_related("game__table")[:INBOX_SIZE])
-    return {"rows": rows, "unread": sum(1 for n in rows if n.read_at is None)}
+    # The latest notifications, folded by game: a game waits on you or tells you something, one
+    # line each, with how many items it holds (issue 26: identical lines by the hundred).
+    rows = Notification.objects.filter(user=user).select_related("game__table")[:INBOX_SIZE * FOLDED]
+    lines: dict[object, Line] = {}
+    for n in rows:
+        key = n.game_id if n.game_id is not None else f"n{n.pk}"
+        line = lines.get(key)
+        if line is None:
+            if len(lines) == INBOX_SIZE:
+                continue
+            line = lines[key] = Line(latest=n, count=0)
+        line.count += 1
+        line.unread += n.read_at is None
+    return {"rows": list(lines.values()), "unread": sum(line.unread for line in lines.values())}
 
 
 @require_safe
@@ -132,7 +162,11 @@ def inbox(request: HttpRequest) -> HttpResponse:
 def open_one(request: HttpRequest, notification_id: int) -> HttpResponse:
     """Mark one notification read and go to its game (another user's id: 404, nothing read)."""
     n = get_object_or_404(Notification.objects.select_related("game"), pk=notification_id, user=request.user)
-    services.notification_mark_read(user=request.user, ids=[n.pk])
+    if n.game_id is not None:
+        # The line folds every item of its game: all of them are read.
+        services.notification_mark_read(user=request.user, game_id=n.game_id)
+    else:
+        services.notification_mark_read(user=request.user, ids=[n.pk])
     if n.game_id is not None:
         return redirect(game_path(n.game_id))
     if n.kind == Kind.INVITATION and n.data.get("invitation"):

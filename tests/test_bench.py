@@ -98,7 +98,7 @@ def test_replay_steps():
 def test_notifications():
     out = run("notifications.py", "--games", "1", "--rounds", "1")
     assert_labels(out, "waits/round", "e-mails/round", "per decision/round", "reminders/round", "page closed",
-                  "slow", "page open")
+                  "page closed, with aids", "slow", "page open")
 
 
 def test_pace():

@@ -73,7 +73,10 @@ def _pause_view(game, me, names) -> dict:
                     waiting=[names[s] for s in sorted(who - set(row.agreed))])
     elif row.status == row.Status.PAUSED:
         view.update(can_confirm=mine is not None and mine not in row.confirmed,
-                    waiting=[names[s] for s in sorted(who - set(row.confirmed))])
+                    waiting=[names[s] for s in sorted(who - set(row.confirmed))],
+                    # RULES.md 16: when the countdown starts by itself (the version that starts
+                    # it redraws the page).
+                    auto_at=pause.expires_at(row, game.table))
     else:
         ends = row.resume_at
         view.update(ends=ends)

@@ -5,12 +5,23 @@ from __future__ import annotations
 from datetime import datetime
 
 from django import template
+from django.template.defaultfilters import date as date_filter
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from games.options import PRESET_LABELS
 
 register = template.Library()
+
+
+@register.filter(expects_localtime=True)
+def zoned(moment: datetime | None) -> str:
+    """A moment in the active time zone (in an e-mail, the recipient's), with that zone named:
+    "Dec. 7, 2026, 6 p.m. Europe/Madrid". A reader elsewhere, or a mail program that shows
+    another zone, can tell which time is meant (issue 26)."""
+    if moment is None:
+        return ""
+    return f"{date_filter(moment, 'DATETIME_FORMAT')} {timezone.get_current_timezone_name()}"
 
 
 @register.filter

@@ -241,6 +241,7 @@ def table_create(request: HttpRequest) -> HttpResponse:
             is_private=data["is_private"],
             absent_seat=data["absent_seat"],
             vacation_days=data["vacation_days"],
+            pause_max_minutes=data["pause_max_minutes"],
         )
     except services.GameError as e:
         form.add_error(None, capfirst(translate_refusal(e)))

@@ -69,7 +69,7 @@ def test_the_last_opponent_deleting_their_account_ends_the_game(
     assert game.deadline is None
     assert Table.objects.get(pk=game.table_id).status == Table.Status.FINISHED
     # The game-over e-mail goes to the one left (the deleted account has no address any more).
-    assert [(m.to, m.subject.startswith("You won")) for m in mailoutbox] == [([alice.email], True)]
+    assert [(m.to, m.subject.startswith("[Monopoly] You won")) for m in mailoutbox] == [([alice.email], True)]
     # Its record, with the forfeit the site played for the deleted account, uploads and replays.
     record = records.game_record(game)
     assert record["actions"][-1]["reason"] == "account_deleted"

@@ -63,7 +63,7 @@ def test_the_turn_email_goes_out_after_a_timed_out_doubles_roll(
     assert game.current_seat == game.table.seats.get(user=user).position and game.pending == "roll"
     assert game.deadline > timezone.now()
     assert [m.to for m in mailoutbox] == [[user.email]]
-    assert mailoutbox[0].subject == "Your turn in “Postal”"
+    assert mailoutbox[0].subject == "[Monopoly] Your turn in “Postal”"
     assert Notification.objects.filter(user=user, key=f"g{game.pk}:v{game.version}", status="sent").exists()
 
 

@@ -49,7 +49,7 @@ def test_the_digest_goes_out_once_at_local_morning_with_the_waiting_games(
 
     assert [m.to for m in mailoutbox] == [[user.email]]
     mail = mailoutbox[0]
-    assert mail.subject == "Your day on Monopoly: 1 game waits on you"
+    assert mail.subject == "[Monopoly] Your day on Monopoly: 1 game waits on you"
     assert "Morning (round 1, play in " in mail.body
     assert f"/games/{game.pk}/" in mail.body and f"/games/{game.pk}/" in mail.alternatives[0][0]
     assert mail.extra_headers["List-Unsubscribe-Post"] == "List-Unsubscribe=One-Click"
@@ -76,7 +76,7 @@ def test_the_digest_is_in_the_readers_language(alice, bob, make_game, mailoutbox
 
     assert digest.send_digest(user=user, now=morning)
 
-    assert mailoutbox[0].subject == "Tu día en Monopoly: 1 partida te espera"
+    assert mailoutbox[0].subject == "[Monopoly] Tu día en Monopoly: 1 partida te espera"
     assert "Partidas que te esperan:" in mailoutbox[0].body
 
 

@@ -41,7 +41,7 @@ def test_a_trade_offered_to_you_is_told_as_a_trade(
 
     assert [m.to for m in mailoutbox] == [[users[other].email]]
     mail = mailoutbox[0]
-    assert mail.subject == "A trade is offered to you in “Barter”"
+    assert mail.subject == "[Monopoly] A trade is offered to you in “Barter”"
     assert "offers you a trade" in mail.body
     assert _has_unsubscribe_headers(mail)
 
@@ -56,10 +56,10 @@ def test_the_start_is_told_to_the_players_the_game_does_not_wait_on(
     first = users[game.waiting_seats[0]]
 
     by_user = {m.to[0]: m.subject for m in mailoutbox}
-    assert by_user[first.email] == "Your turn in “Three”"
+    assert by_user[first.email] == "[Monopoly] Your turn in “Three”"
     # The host started it (and saw it start); the third player hears that it has begun.
     started = {u.email for u in (bob, charlie) if u != first}
-    assert {email for email, subject in by_user.items() if subject == "“Three” has started"} == started
+    assert {email for email, subject in by_user.items() if subject == "[Monopoly] “Three” has started"} == started
     assert len(mailoutbox) == 1 + len(started)
     assert all(_has_unsubscribe_headers(m) for m in mailoutbox)
 
@@ -80,7 +80,7 @@ def test_the_end_is_told_to_every_player_once(
     winner = users_by_seat(game)[game.winner_seat]
 
     subjects = {m.to[0]: m.subject for m in mailoutbox}
-    assert subjects == {winner.email: "You won “Final”!", loser.email: "“Final” is over"}
+    assert subjects == {winner.email: "[Monopoly] You won “Final”!", loser.email: "[Monopoly] “Final” is over"}
     items = [[Kind.GAME_OVER, loser.pk, f"g{game.pk}:over", None, {}]]
     assert tasks.notify(game.pk, items) == 0
     assert len(mailoutbox) == 2
@@ -102,7 +102,7 @@ def test_a_forfeit_by_missed_turns_is_told_to_the_player(
         with django_capture_on_commit_callbacks(execute=True):
             game_tasks.process_deadlines()
 
-    forfeits = [m for m in mailoutbox if m.subject.startswith("You are out of")]
+    forfeits = [m for m in mailoutbox if m.subject.startswith("[Monopoly] You are out of")]
     assert len(forfeits) == 1
     out = Notification.objects.get(kind=Kind.FORFEITED)
     assert forfeits[0].to == [out.user.email]
@@ -140,8 +140,8 @@ def test_an_invitation_to_an_unknown_address_has_no_unsubscribe_link(alice, make
 
 @pytest.mark.django_db
 @pytest.mark.parametrize(("language", "subject", "footer"), [
-    ("es", "Te ofrecen un intercambio en «Barter»", "No más correos de «Te ofrecen un intercambio»"),
-    ("ca", "T'ofereixen un intercanvi a «Barter»", "No més correus de «T'ofereixen un intercanvi»"),
+    ("es", "[Monopoly] Te ofrecen un intercambio en «Barter»", "No más correos de «Te ofrecen un intercambio»"),
+    ("ca", "[Monopoly] T'ofereixen un intercanvi a «Barter»", "No més correus de «T'ofereixen un intercanvi»"),
 ])
 def test_a_notification_speaks_the_recipients_language(
     alice, bob, make_game, mailoutbox, celery_eager, django_capture_on_commit_callbacks, language, subject, footer

@@ -50,7 +50,7 @@ def test_the_reminder_goes_out_once_when_a_quarter_of_the_time_is_left(alice, bo
     now = game.deadline - timedelta(hours=5)
     assert reminders.send_reminders(now=now) == 1
     assert [m.to for m in mailoutbox] == [[waited.email]]
-    assert mailoutbox[0].subject == "Reminder: “Slow” is waiting for you"
+    assert mailoutbox[0].subject == "[Monopoly] Reminder: “Slow” is waiting for you"
     assert "A quarter of your time is left" in mailoutbox[0].body
     assert mailoutbox[0].extra_headers["List-Unsubscribe-Post"] == "List-Unsubscribe=One-Click"
 
@@ -92,7 +92,7 @@ def test_the_reminder_speaks_the_recipients_language_and_time_zone(alice, bob, m
     reminders.send_reminders(now=game.deadline - timedelta(hours=2))
 
     body = mailoutbox[0].body
-    assert mailoutbox[0].subject == "Recordatorio: «Lenta» te espera"
+    assert mailoutbox[0].subject == "[Monopoly] Recordatorio: «Lenta» te espera"
     local = game.deadline.astimezone(zoneinfo.ZoneInfo("America/New_York"))
     utc = game.deadline.astimezone(zoneinfo.ZoneInfo("UTC"))
     assert local.strftime("%H:%M") in body
@@ -167,7 +167,7 @@ def test_the_decisive_waits_reminder_is_a_warning_that_the_next_miss_forfeits(
 
     mail = mailoutbox[0]
     assert mail.to == [waited.email]
-    assert mail.subject == "Warning: one more missed turn and you are out of “Edge”"
+    assert mail.subject == "[Monopoly] Warning: one more missed turn and you are out of “Edge”"
     assert "You have missed 2 turns in a row" in mail.body
     assert "you are out of the game (bankrupt to the bank)" in mail.body
     assert not Notification.objects.filter(kind=Kind.REMINDER).exists()
@@ -188,7 +188,7 @@ def test_the_second_miss_in_a_row_warns_at_once(
         game_tasks.process_deadlines()
         game_tasks.process_deadlines()  # (nothing is due any more: no second warning)
 
-    warnings = [m for m in mailoutbox if m.subject.startswith("Warning:")]
+    warnings = [m for m in mailoutbox if m.subject.startswith("[Monopoly] Warning:")]
     assert [m.to for m in warnings] == [[waited.email]]
     assert "If you miss the next one too" in warnings[0].body
     assert "a bot takes over your seat" in warnings[0].body
@@ -208,6 +208,6 @@ def test_a_seat_handed_to_a_bot_on_the_third_miss_is_told_as_a_forfeit(
         game_tasks.process_deadlines()
 
     out = [m for m in mailoutbox if m.to == [waited.email]]
-    assert [m.subject for m in out] == ["You are out of “Handover”"]
+    assert [m.subject for m in out] == ["[Monopoly] You are out of “Handover”"]
     assert "a bot plays your seat from now on" in out[0].body
     assert Notification.objects.get(kind=Kind.FORFEITED).user == waited

@@ -47,7 +47,9 @@ def test_your_turn_goes_once_per_wait_not_once_per_decision(
         for p in after - before:
             waits[users[p].email] += 1
 
-    turn_mails = Counter(m.to[0] for m in mailoutbox if m.subject.startswith(("Your turn", "A trade", "An auction")))
+    told = ("[Monopoly] Your turn", "[Monopoly] A trade", "[Monopoly] An auction")
+    turn_mails = Counter(m.to[0] for m in mailoutbox
+                         if m.subject.startswith(told) or " is up for auction in " in m.subject)
     assert turn_mails == waits
     # Each player decides more often than they are newly waited on: a roll, a purchase and the
     # end of a turn are one wait (the old way mailed every one of them).
