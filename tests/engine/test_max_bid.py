@@ -214,3 +214,35 @@ def test_random_auctions_with_maxima_leave_every_open_auction_settled():
                 elif e["e"] in ("bid", "max_bid") and e.get("by") != "max":
                     passed_by_max.discard(e["p"])
             assert check(state) == [], (seed, a, check(state))
+
+
+def test_a_maximum_nothing_came_of_is_not_counted_among_the_actions():
+    """RULES.md 15 (issue 26, item 7): nobody learns that a maximum was left, changed or
+    withdrawn, not even from the numbering of the actions: ``seq`` counts only the actions
+    others may know of. A maximum the engine bids or passes for at once is counted."""
+    state, _ = _auction("world-classic")
+    seq = state.seq
+    apply(state, {"type": "max_bid", "player": 2, "amount": 1700})  # out of turn: nothing acts
+    apply(state, {"type": "max_bid", "player": 2, "amount": 1800})  # changed
+    apply(state, {"type": "max_bid", "player": 2, "amount": 0})  # withdrawn
+    assert state.seq == seq
+    apply(state, {"type": "max_bid", "player": 1, "amount": 1200})  # bob is asked: he bids 1000
+    assert state.seq == seq + 1 and state.stack[-1]["leader"] == 1
+
+    state, _ = _auction("classic")
+    apply(state, {"type": "max_bid", "player": 1, "amount": 200})
+    seq = state.seq  # (bob leads at 1: counted)
+    apply(state, {"type": "pass", "player": 2})
+    apply(state, {"type": "max_bid", "player": 2, "amount": 150})  # bob leads at 151: counted
+    assert state.seq == seq + 2 and state.stack[-1]["high"] == 151
+    apply(state, {"type": "max_bid", "player": 1, "amount": 300})  # the leader raises his own
+    apply(state, {"type": "max_bid", "player": 2, "amount": 0})  # cy, passed, withdraws hers
+    assert state.seq == seq + 2 and state.stack[-1]["high"] == 151
+    seq = state.seq
+    side = {"cash": 0, "squares": [], "cards": 0}
+    apply(state, {"type": "propose", "player": 3, "to": 0, "give": dict(side, cash=5), "take": side})
+    assert state.seq == seq + 1
+    apply(state, {"type": "max_bid", "player": 0, "amount": 250})  # an offer waits: nothing acts yet
+    assert state.seq == seq + 1
+    apply(state, {"type": "reject", "player": 0, "trade": 1})
+    assert state.seq == seq + 2 and (state.stack[-1]["leader"], state.stack[-1]["high"]) == (1, 251)

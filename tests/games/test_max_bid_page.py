@@ -6,6 +6,7 @@ the page, its fragment, the poll, the log, the JSON of legal actions, nor to a s
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 from django.urls import reverse
@@ -102,7 +103,9 @@ def test_a_maximum_is_shown_to_its_player_and_to_nobody_else(client, world):
     assert response.status_code == 200
     html = response.content.decode()
     assert "Your maximum: $4,357 (only you see it)." in html
-    assert f"{users[later].display_name} leaves a maximum bid of $4,357." in html
+    # Nothing came of it (she is not asked yet): a secret action, which no log shows, hers
+    # included (issue 26, item 7: not even its number).
+    assert "leaves a maximum bid of" not in html
     assert "Change my maximum" in html and "Withdraw it" in html
     assert stored(game).stack[-1]["max"] == [[later, SECRET]]
     mine = _everything_others_see(client, game, users[later])
@@ -201,17 +204,68 @@ def test_a_game_with_maxima_replays_exactly_from_its_record(client, alice, bob, 
     assert by_max == [("bid", asked, price), ("bid", later, price + 100), ("pass", asked, None)]
 
 
-def test_the_log_keeps_no_trace_of_anothers_maximum(client, world):
+def _log_numbers(html: str) -> list[int]:
+    return [int(n) for n in re.findall(r'<span class="log-seq">(\d+)</span>', html)]
+
+
+def test_the_log_keeps_no_trace_of_a_secret_maximum_not_even_its_number(client, world):
+    """Issue 26, item 7: the log hid the row of a maximum but showed the gap in its numbering."""
     game, users, cur = world
     asked, later = _decline(client, game, users, cur)
     post(client, game, users[later], type="max_bid", amount="5000")
-    seq = GameAction.objects.filter(game=game).latest("seq").seq
-    entry = f'<span class="log-seq">{seq}</span>'
+    post(client, game, users[later], type="max_bid", amount="5100")  # changed: secret too
+    post(client, game, users[asked], type="bid", amount="4000")  # later answers 4100 by maximum
 
-    for viewer, shown in ((users[later], True), (users[asked], False), (users[cur], False), (None, False)):
+    rows = list(GameAction.objects.filter(game=game).values_list("seq", "sub", "action__type"))
+    assert rows[-4:] == [(rows[-4][0], 0, "decline"), (rows[-4][0], 1, "max_bid"), (rows[-4][0], 2, "max_bid"),
+                         (rows[-4][0] + 1, 0, "bid")]
+    for viewer in (users[later], users[asked], users[cur], None):
         if viewer is None:
             client.logout()
         else:
             client.force_login(viewer)
-        html = client.get(reverse("games:game_log", args=[game.pk])).content.decode()
-        assert (entry in html) is shown, viewer
+        numbers = _log_numbers(client.get(reverse("games:game_log", args=[game.pk])).content.decode())
+        assert numbers == list(range(numbers[0], numbers[0] - len(numbers), -1)), viewer
+        assert numbers[0] == rows[-1][0]
+
+
+def test_a_secret_maximum_changes_nothing_another_page_can_see(client, world, monkeypatch):
+    """Issue 26, item 7: a maximum left, changed or withdrawn that nothing came of bumped the
+    game's version: every other page was pushed a new version with nothing new in it, and a
+    move from a page drawn before it was refused as stale."""
+    from games import live
+
+    game, users, cur = world
+    asked, later = _decline(client, game, users, cur)
+    pushed = []
+    monkeypatch.setattr(live, "publish_on_commit", lambda game_id, version: pushed.append(version))
+    game.refresh_from_db()
+    version, deadline, waiting = game.version, game.deadline, game.waiting_seats
+
+    def shown(viewer):
+        """The fragment and the legal actions as ``viewer`` sees them (the CSRF token aside:
+        Django masks it anew in every answer)."""
+        client.logout() if viewer is None else client.force_login(viewer)
+        fragment = client.get(reverse("games:game", args=[game.pk]), **HTMX).content.decode()
+        return [re.sub(r'name="csrfmiddlewaretoken" value="[^"]*"', "", fragment),
+                client.get(reverse("games:game_legal", args=[game.pk])).content.decode()]
+
+    seen = {viewer: shown(viewer) for viewer in (users[asked], users[cur], None)}
+
+    for amount in ("5000", "6000", "0", "4500"):
+        assert post(client, game, users[later], type="max_bid", amount=amount).status_code == 200
+
+    game.refresh_from_db()
+    assert (game.version, game.deadline, game.waiting_seats, pushed) == (version, deadline, waiting, [])
+    assert stored(game).stack[-1]["max"] == [[later, 4500]]
+    for viewer in (users[asked], users[cur], None):
+        assert shown(viewer) == seen[viewer], viewer
+        assert client.get(reverse("games:game_poll", args=[game.pk]) + f"?v={version}").status_code == 204
+    # A form drawn before the maximum still moves, and what came of the maximum is then public.
+    client.force_login(users[asked])
+    moved = client.post(reverse("games:game_act", args=[game.pk]),
+                        {"version": version, "type": "bid", "amount": "4000"}, **HTMX)
+    assert moved.status_code == 200
+    game.refresh_from_db()
+    assert game.version == version + 1 and pushed == [version + 1]
+    assert stored(game).stack[-1]["high"] == 4100

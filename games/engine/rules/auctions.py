@@ -361,14 +361,20 @@ def _act_max_bid(ctx: Ctx, p: int, a: dict) -> None:
     if err:
         raise IllegalAction(err)
     f = auction_under_way(st)
+    seen = (f["high"], f["leader"], len(f["passed"]), f["turn"], f["stage"])
     _forget_maximum(f, p)
     if amount:
         f.setdefault("max", []).append([p, amount])
     # Secret (RULES.md 15): the site shows this event to ``p`` only. A bidder who passed stays
     # passed: the settlement counts their maximum all the same, and passes nobody twice.
     ctx.ev("max_bid", p=p, amount=amount)
-    # The core's run loop settles the holders (``_settle_maxima``) before it looks at the
-    # auction again: at once when it is on top, else when the answer above it is given.
+    if st.stack[-1] is f and "max" in f:
+        # Settled at once (the run loop's settlement after this finds nothing more to do);
+        # while an answer waits above the auction, when it is on top again.
+        _settle_maxima(ctx, f)
+    # Whether anything came of it that others see (a bid or pass by maximum): if not, nobody
+    # may learn that it was left, changed or withdrawn, not even from the count of actions.
+    ctx.secret = seen == (f["high"], f["leader"], len(f["passed"]), f["turn"], f["stage"])
 
 
 def _settle_maxima(ctx: Ctx, f: dict) -> None:
