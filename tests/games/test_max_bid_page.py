@@ -269,3 +269,36 @@ def test_a_secret_maximum_changes_nothing_another_page_can_see(client, world, mo
     game.refresh_from_db()
     assert game.version == version + 1 and pushed == [version + 1]
     assert stored(game).stack[-1]["high"] == 4100
+
+
+def test_a_maximum_may_be_left_on_the_page_while_a_trade_offer_waits_during_the_auction(client, alice, bob, charlie):
+    """Issue 26, item 6 (RULES.md 15): while the game waits on the answer to a trade offer made
+    during an auction, "Set my maximum" is offered and taken (it was refused: "there is no
+    auction under way"); nothing acts until the auction goes on, then the maximum does."""
+    from games import services
+
+    game = play_until(start_game(alice, bob, charlie), lambda s: s.pending() == "roll")  # classic: open
+    cur = auction(game).current
+    users = users_by_seat(game)
+    assert post(client, game, users[cur], type="decline").status_code == 200
+    proposer, partner = (cur + 1) % 3, (cur + 2) % 3
+    side = {"cash": 0, "squares": [], "cards": 0}
+    game.refresh_from_db()
+    services.game_submit_action(game=game, user=users[proposer], expected_version=game.version,
+                                action={"type": "propose", "to": partner, "give": dict(side, cash=10), "take": side})
+    game.refresh_from_db()
+    assert game.pending == "trade_response"
+    version = game.version
+    client.force_login(users[cur])
+    html = client.get(reverse("games:game", args=[game.pk])).content.decode()
+    assert "Set my maximum" in html and 'value="bid"' not in html
+
+    response = post(client, game, users[cur], type="max_bid", amount="500")
+
+    assert response.status_code == 200 and "Your maximum: $500 (only you see it)." in response.content.decode()
+    game.refresh_from_db()
+    assert game.version == version and stored(game).stack[-2]["max"] == [[cur, 500]]
+    services.game_submit_action(game=game, user=users[partner], expected_version=game.version,
+                                action={"type": "reject", "trade": 1})
+    f = stored(game).stack[-1]
+    assert (f["k"], f["leader"], f["high"]) == ("auction", cur, 1)
