@@ -623,7 +623,7 @@ def _write(sub: Submission, seats: list[Seat], *, fresh: bool = False) -> None:
     waited on gets their e-mail (notifications.services.plan_game: once per wait)."""
     game, state, before = sub.game, sub.state, sub.before
     new = state.to_json()
-    if before is not None and not sub.public:
+    if before is not None and sub.actions and not sub.public and not fresh:
         # RULES.md 15: only secret maximum bids (left, changed or withdrawn, nothing else came
         # of them): the position and their rows are written, and nothing anyone else sees
         # changes: not the version (pushed to the other pages, quoted by their forms), the
