@@ -266,8 +266,15 @@ def test_a_secret_maximum_changes_nothing_another_page_can_see(client, world, mo
 
     seen = {viewer: shown(viewer) for viewer in (users[asked], users[cur], None)}
 
+    from django.contrib.auth.models import AnonymousUser
+
+    from games.selectors import watch_games
+
+    last_move = next(e.last_move for e in watch_games(viewer=AnonymousUser()) if e.game.pk == game.pk)
     for amount in ("5000", "6000", "0", "4500"):
         assert post(client, game, users[later], type="max_bid", amount=amount).status_code == 200
+    # The Watch list's "last move" is the decline still.
+    assert next(e.last_move for e in watch_games(viewer=AnonymousUser()) if e.game.pk == game.pk) == last_move
 
     game.refresh_from_db()
     assert (game.version, game.deadline, game.waiting_seats, pushed) == (version, deadline, waiting, [])
