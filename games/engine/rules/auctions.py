@@ -413,7 +413,8 @@ def _settle_open(ctx: Ctx, f: dict) -> None:
     bid passes. Of the others the favourite has the highest maximum (equal maxima: the one left
     first; the leader keeps its place, its bid standing); the other holders pass. The favourite
     leads at the larger of the lowest bid and the next highest maximum plus the minimum raise,
-    at most at its own; leading already, its bid stands unless another holder could outbid it.
+    at most at its own; leading already with at least the next maximum plus the raise (at most
+    its own), its bid stands.
     Nobody already passed is passed again: after this, every holder leads or has passed, so
     the game never waits on one (a timeout never falls on a holder)."""
     players = ctx.state.players
@@ -428,9 +429,12 @@ def _settle_open(ctx: Ctx, f: dict) -> None:
         fq, flimit = fav
         second = max((limit for q, limit in holders if q != fq), default=None)
         if fq == leader:
-            # Its bid stands unless another holder could still outbid it.
-            if second is not None and second >= low:
-                _do_bid(ctx, f, fq, min(second + f["step"], flimit), by_max=True)
+            # Its bid stands if it is at least the next maximum plus the minimum raise (capped at
+            # its own); else it rises to that, as a bid (at least the lowest bid).
+            if second is not None:
+                needed = min(second + f["step"], flimit)
+                if f["high"] < needed and min(max(low, needed), flimit) >= low:
+                    _do_bid(ctx, f, fq, min(max(low, needed), flimit), by_max=True)
         else:
             target = low if second is None else max(low, second + f["step"])
             _do_bid(ctx, f, fq, min(target, flimit), by_max=True)
