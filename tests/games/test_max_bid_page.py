@@ -323,3 +323,19 @@ def test_a_maximum_may_be_left_on_the_page_while_a_trade_offer_waits_during_the_
                                 action={"type": "reject", "trade": 1})
     f = stored(game).stack[-1]
     assert (f["k"], f["leader"], f["high"]) == ("auction", cur, 1)
+
+
+def test_a_write_without_any_action_still_takes_a_new_version(alice, bob):
+    """Only a write of secret maximum bids keeps the version: one that applied no action at all
+    (the deadline sweep finding nothing to play) still takes a new version and deadline."""
+    from django.utils import timezone
+
+    from games import services
+
+    game = play_until(start_game(alice, bob), lambda s: s.pending() == "roll")
+    seats = list(game.table.seats.all())
+    version = game.version
+    sub = services._begin(game, seats, timezone.now())
+    services._write(sub, seats, fresh=True)
+    game.refresh_from_db()
+    assert game.version == version + 1
