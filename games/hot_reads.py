@@ -225,7 +225,8 @@ _GAME, _BEFORE = 2_000_000_011, 2_000_000_013
 
 
 def _log_queryset(alias: str, game_id: int, before: int | None, limit: int):
-    qs = GameAction.objects.using(alias).filter(game_id=game_id)
+    # (Not the rows of secret maximum bids, RULES.md 15: GameAction.sub.)
+    qs = GameAction.objects.using(alias).filter(game_id=game_id, sub=0)
     if before is not None:
         qs = qs.filter(seq__lt=before)
     return qs.order_by("-seq").values(*LOG_FIELDS, reason=KT("action__reason"))[:limit]

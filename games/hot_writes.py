@@ -95,10 +95,9 @@ def insert_actions(rows: list[GameAction], *, using: str = "default") -> None:
         else:
             # (A backend without RETURNING for several rows: read them back by their sequence.)
             game_ids = {row.game_id for row in rows}
-            found = dict(GameAction.objects.using(using).filter(game_id__in=game_ids,
-                                                                seq__in=[row.seq for row in rows])
-                         .values_list("seq", "pk"))
-            ids = [found[row.seq] for row in rows]
+            found = {(seq, sub): pk for seq, sub, pk in GameAction.objects.using(using).filter(
+                game_id__in=game_ids, seq__in=[row.seq for row in rows]).values_list("seq", "sub", "pk")}
+            ids = [found[row.seq, row.sub] for row in rows]
     _saved(rows, ids, using)
 
 

@@ -285,10 +285,17 @@ class TradeRow(models.Model):
 
 
 class GameAction(models.Model):
-    """The append-only log: one row per applied action, with the events it produced."""
+    """The append-only log: one row per applied action, with the events it produced.
+
+    ``seq`` is the engine's count of actions after this one (``GameState.seq``). A maximum bid
+    nothing else came of is not counted (RULES.md 15: nobody may learn that one was left, changed
+    or withdrawn, not from the log's numbering either): its row takes the ``seq`` of the action
+    before it and a ``sub`` of 1, 2... after it. The log shows only the rows of ``sub`` 0; the
+    record replays all of them, in (``seq``, ``sub``) order."""
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="actions")
     seq = models.PositiveIntegerField()
+    sub = models.PositiveSmallIntegerField(default=0)
     seat = models.PositiveSmallIntegerField(null=True, blank=True)
     user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
                              related_name="+")
@@ -310,11 +317,11 @@ class GameAction(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
-        ordering = ["seq"]
-        constraints = [models.UniqueConstraint(fields=["game", "seq"], name="action_unique_seq")]
+        ordering = ["seq", "sub"]
+        constraints = [models.UniqueConstraint(fields=["game", "seq", "sub"], name="action_unique_seq_sub")]
 
     def __str__(self) -> str:
-        return f"game {self.game_id} action {self.seq}: {self.action.get('type', '?')}"
+        return f"game {self.game_id} action {self.seq}.{self.sub}: {self.action.get('type', '?')}"
 
 
 class Replay(models.Model):

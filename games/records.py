@@ -332,7 +332,8 @@ def position(start: dict[str, Any], steps: int, checkpoint: Checkpoint, step: in
 
 def game_record(game) -> dict[str, Any]:
     """A game's record, from its action log: rule set, seed, names, teams, actions."""
-    rows = list(GameAction.objects.filter(game_id=game.pk).order_by("seq").values_list("seq", "action"))
+    # (In the order applied: a secret maximum bid's row after the action it followed, GameAction.sub.)
+    rows = list(GameAction.objects.filter(game_id=game.pk).order_by("seq", "sub").values_list("seq", "action"))
     start = next(a for seq, a in rows if seq == 0)
     return {"format": RECORD_FORMAT, "rules": start["rules"], "seed": start["seed"],
             "names": [str(n) for n in start["names"]], "teams": start.get("teams"),

@@ -440,7 +440,8 @@ def watch_games(*, viewer, limit: int = WATCH_LIMIT) -> list[WatchEntry]:
     viewer, whose moderator rights are looked up), whatever the number of games."""
     from moderation.permissions import can
 
-    last_move = Subquery(GameAction.objects.filter(game_id=OuterRef("pk")).order_by("-seq")
+    # (A secret maximum bid, RULES.md 15, is not a move anyone else may know of: GameAction.sub.)
+    last_move = Subquery(GameAction.objects.filter(game_id=OuterRef("pk"), sub=0).order_by("-seq")
                          .values("created_at")[:1])
     games = (Game.objects.filter(status=Game.Status.ACTIVE, table__is_private=False)
              .select_related("table")

@@ -19,6 +19,7 @@ from typing import Any, ClassVar
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
+from django.db.models import Max
 from django.utils import timezone, translation
 from django.utils.translation import gettext_lazy as _
 
@@ -78,6 +79,9 @@ class Submission:
     # The log rows this submission wrote, oldest first (each inserted by _write, with the
     # game): a move's answer shows them without reading the log again (games/views/move_parts.py).
     rows: list[GameAction] = field(default_factory=list)
+    # Whether an action others may know of was applied: a submission of secret maximum bids only
+    # (RULES.md 15) leaves the game's version, and all that others see, as it was (_write).
+    public: bool = False
     # The seats of the table as the submission read them, and the game's state as it was
     # before it (what _write compares the new one with; None for the start of the game).
     seats: list[Seat] = field(default_factory=list)
@@ -413,12 +417,22 @@ def _clock(game: Game, state: GameState, now: datetime) -> None:
 
 def _apply(sub: Submission, action: dict, *, seat: int | None, user=None, source: str) -> None:
     clock = sub.state.clock
+    seq = sub.state.seq
     state, events = apply(sub.state, action)
     sub.actions += 1
     # The log keeps the clock each action was applied at, so live games replay exactly.
     logged = dict(action, clock=clock) if clock else action
+    if state.seq != seq:
+        sub.public = True
+        number = 0
+    else:
+        # RULES.md 15: a maximum bid nothing else came of is secret, and the engine does not
+        # count it: its row follows the action before it, numbered after that one's (and any
+        # secret ones already there), so the log's numbering shows no gap (GameAction.sub).
+        number = 1 + max([r.sub for r in sub.rows if r.seq == seq] or [
+            GameAction.objects.filter(game=sub.game, seq=seq).aggregate(m=Max("sub"))["m"] or 0])
     # Written with the game, by _write (in one INSERT for all the submission's actions).
-    sub.rows.append(GameAction(game=sub.game, seq=state.seq, seat=seat, user=user, action=logged,
+    sub.rows.append(GameAction(game=sub.game, seq=state.seq, sub=number, seat=seat, user=user, action=logged,
                                events=events, source=source))
     sub.events.extend(events)
 
@@ -638,8 +652,17 @@ def _write(sub: Submission, seats: list[Seat], *, fresh: bool = False) -> None:
     a new decision) gets a fresh deadline; any other move keeps the deadline. A person newly
     waited on gets their e-mail (notifications.services.plan_game: once per wait)."""
     game, state, before = sub.game, sub.state, sub.before
-    now = timezone.now()
     new = state.to_json()
+    if before is not None and sub.actions and not sub.public and not fresh:
+        # RULES.md 15: only secret maximum bids (left, changed or withdrawn, nothing else came
+        # of them): the position and their rows are written, and nothing anyone else sees
+        # changes: not the version (pushed to the other pages, quoted by their forms), the
+        # deadline, the waits, the log's numbering nor the time of the last move.
+        game.state = new
+        hot_writes.write_move(game, ["state"], [row for row in sub.rows if row.pk is None])
+        release(state)
+        return
+    now = timezone.now()
     waiting = waiting_on(state)
     moved = fresh or before is None or _decision(before) != _decision(new)
     previous_waiting = None if before is None else set(game.waiting_seats or [])

@@ -93,8 +93,14 @@ def plan_game(*, game, seats, previous_waiting: Iterable[int] | None, state, eve
     # A holder of a maximum left by a standing order as the auction opened is not told of it:
     # a decision a standing order answers is never waited on, nor notified (RULES.md 15).
     limit = state.rules.missed_turns_limit
-    before_maxima = _maxima(before)
+    # The auction this move's events are about: the one under way before it, else the one it
+    # opened (an "auction" event); its maxima as they stood, for the outbid notice.
+    auction = _auction_frame(before)
+    before_maxima = {q: amount for q, amount in auction.get("max", ())} if auction else {}
     for e in events:
+        if e.get("e") == "auction":
+            auction, before_maxima = {"sq": e.get("sq"), "what": e.get("what"), "style": None}, {}
+            continue
         p = e.get("p")
         if p not in humans:
             continue
@@ -107,12 +113,15 @@ def plan_game(*, game, seats, previous_waiting: Iterable[int] | None, state, eve
                           {"missed": limit - 1, "limit": limit, "bot": game.table.absent_seat == "bot"}])
         elif e.get("e") == "max_bid":
             before_maxima[p] = e.get("amount")
-        elif e.get("e") == "pass" and e.get("by") == "max":
+        elif e.get("e") == "pass" and e.get("by") == "max" and auction is not None:
             # RULES.md 15: the engine passes for a holder when the bidding went past their
-            # maximum (or their cash); in an open auction they may still bid by hand.
-            items.append([Kind.OUTBID, humans[p], f"g{gid}:v{version}:outbid", p,
-                          {"maximum": before_maxima.get(p), "square": _auction_square(before),
-                           "open": _auction_style(before) == "open"}])
+            # maximum (or their cash); in an open auction they may still bid by hand. Told once
+            # per auction and player (issue 26: it went out at every bid): the key names the
+            # auction, not the move.
+            style = auction.get("style") or state.rules.auction_style
+            items.append([Kind.OUTBID, humans[p], f"g{gid}:{_auction_key(game, auction)}:outbid", p,
+                          {"maximum": before_maxima.get(p), "square": auction.get("sq"),
+                           "open": style == "open"}])
     if started:
         waited = {item[1] for item in items}
         host = game.table.host_id
@@ -122,22 +131,21 @@ def plan_game(*, game, seats, previous_waiting: Iterable[int] | None, state, eve
     return items
 
 
-def _maxima(before: dict | None) -> dict[int, int]:
-    """The maxima standing in the auction on top of a state (as JSON) before a move."""
+def _auction_frame(before: dict | None) -> dict | None:
+    """The auction under way in a state (as JSON) before a move: the topmost auction frame (a
+    trade offer may wait above it, RULES.md 15), or None."""
     stack = (before or {}).get("stack") or ()
-    if not stack or stack[-1].get("k") != "auction":
-        return {}
-    return {q: amount for q, amount in stack[-1].get("max", ())}
+    return next((f for f in reversed(stack) if f.get("k") == "auction"), None)
 
 
-def _auction_square(before: dict | None) -> int | None:
-    stack = (before or {}).get("stack") or ()
-    return stack[-1].get("sq") if stack else None
+def _auction_key(game, auction: dict) -> str:
+    """What names one auction of a game for as long as it runs: its row (games.models.AuctionRow,
+    written by the move before its notifications are planned), by the action that opened it."""
+    from games.models import AuctionRow
 
-
-def _auction_style(before: dict | None) -> str | None:
-    stack = (before or {}).get("stack") or ()
-    return stack[-1].get("style") if stack else None
+    opened = (AuctionRow.objects.filter(game_id=game.pk, square=auction.get("sq"), what=auction.get("what"))
+              .order_by("-opened_seq").values_list("opened_seq", flat=True).first())
+    return f"auction{auction.get('sq')}.{auction.get('what')}.{opened}"
 
 
 # ---------------------------------------------------------------------------------------------

@@ -44,7 +44,7 @@ MIN_MINUTES = 10
 def game_record_of(*, game: Game) -> tuple[dict[str, Any], list[str], datetime, datetime]:
     """The game's record (as games.views.play.game_record gives it), the source of each action,
     and when the first and the last action were applied."""
-    rows = list(GameAction.objects.filter(game_id=game.pk).order_by("seq")
+    rows = list(GameAction.objects.filter(game_id=game.pk).order_by("seq", "sub")
                 .values_list("seq", "action", "source", "created_at"))
     start = rows[0][1]
     record = {"rules": start["rules"], "seed": start["seed"], "names": [str(n) for n in start["names"]],

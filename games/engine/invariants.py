@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from .cards import DECKS, JAIL_CARDS, card_deck
 from .rules import DECISIONS, waiting_on
+from .rules.auctions import auction_min_bid  # (the lowest bid an auction frame takes now)
 from .state import HOTEL, NO_OWNER, GameState
 
 # The decision kinds `state.pending()` may report (SCENARIOS.md): the turn's own phases and the
@@ -25,6 +26,7 @@ def check(state: GameState) -> list[str]:
     problems += _supply(st)
     problems += _cards(st)
     problems += _decision(st)
+    problems += _maxima(st)
     return problems
 
 
@@ -164,4 +166,26 @@ def _decision(st: GameState) -> list[str]:
     for f in st.stack:
         if f["k"] == "trade_response" and str(f["trade"]) not in st.trades:
             out.append(f"a trade response waits on trade {f['trade']}, which does not exist")
+    return out
+
+
+def _maxima(st: GameState) -> list[str]:
+    """RULES.md 15, maximum bids in the auction on top (while it is bidding): the game never
+    waits on a holder (the engine has answered for them), and in an open auction the holders
+    are settled: none but the leader could still bid within their maximum (counted as the
+    smaller of it and their cash)."""
+    f = st.stack[-1] if st.stack and not st.over else None
+    if f is None or f["k"] != "auction" or f["stage"] != "bid" or "max" not in f:
+        return []
+    out = []
+    held = {q: min(amount, st.players[q].cash) for q, amount in f["max"]}
+    for p in waiting_on(st):
+        if p in held:
+            out.append(f"the auction waits on seat {p}, who holds a maximum")
+    if f["style"] == "open":
+        low = auction_min_bid(f)
+        for q, limit in held.items():
+            if q != f["leader"] and limit >= low:
+                out.append(f"seat {q} holds a maximum of {limit} within cash, not below the lowest bid "
+                           f"{low}, and does not lead")
     return out

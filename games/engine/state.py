@@ -117,7 +117,7 @@ class GameState:
         self.bank = 0
         self.money = rules.start_cash * len(names)
         self.bankrupt_order: list[int] = []
-        self.seq = 0  # number of actions applied
+        self.seq = 0  # number of actions applied, but for secret maximum bids (RULES.md 15)
         self.last_dice: list = []
         # Every square whose owner, buildings or mortgage the engine changed, in order, since
         # this object was made (not game data: never in the JSON). A reader that keeps a view

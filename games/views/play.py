@@ -261,10 +261,12 @@ def _new_log_rows(sub: services.Submission) -> tuple[list[dict], bool] | None:
     ones exist: what a move's answer adds to the page's log without reading it again. None when
     the move wrote a whole page of them or more (the answer then shows the log's first page as
     read)."""
-    if not sub.rows or len(sub.rows) >= LOG_PAGE:
+    # (Not the rows of secret maximum bids, which the log never shows: GameAction.sub.)
+    shown = [r for r in sub.rows if not r.sub]
+    if not shown or len(shown) >= LOG_PAGE:
         return None
     rows = [{"seq": r.seq, "seat": r.seat, "source": r.source, "events": r.events, "created_at": r.created_at,
-             "reason": (r.action or {}).get("reason")} for r in reversed(sub.rows)]
+             "reason": (r.action or {}).get("reason")} for r in reversed(shown)]
     # (Actions are numbered from 0, one log row each: seq + 1 of them so far.)
     return rows, rows[0]["seq"] + 1 > LOG_PAGE
 

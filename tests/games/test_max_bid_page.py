@@ -6,6 +6,7 @@ the page, its fragment, the poll, the log, the JSON of legal actions, nor to a s
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 from django.urls import reverse
@@ -102,7 +103,9 @@ def test_a_maximum_is_shown_to_its_player_and_to_nobody_else(client, world):
     assert response.status_code == 200
     html = response.content.decode()
     assert "Your maximum: $4,357 (only you see it)." in html
-    assert f"{users[later].display_name} leaves a maximum bid of $4,357." in html
+    # Nothing came of it (she is not asked yet): a secret action, which no log shows, hers
+    # included (issue 26, item 7: not even its number).
+    assert "leaves a maximum bid of" not in html
     assert "Change my maximum" in html and "Withdraw it" in html
     assert stored(game).stack[-1]["max"] == [[later, SECRET]]
     mine = _everything_others_see(client, game, users[later])
@@ -201,17 +204,138 @@ def test_a_game_with_maxima_replays_exactly_from_its_record(client, alice, bob, 
     assert by_max == [("bid", asked, price), ("bid", later, price + 100), ("pass", asked, None)]
 
 
-def test_the_log_keeps_no_trace_of_anothers_maximum(client, world):
-    game, users, cur = world
-    asked, later = _decline(client, game, users, cur)
-    post(client, game, users[later], type="max_bid", amount="5000")
-    seq = GameAction.objects.filter(game=game).latest("seq").seq
-    entry = f'<span class="log-seq">{seq}</span>'
+def _log_numbers(html: str) -> list[int]:
+    return [int(n) for n in re.findall(r'<span class="log-seq">(\d+)</span>', html)]
 
-    for viewer, shown in ((users[later], True), (users[asked], False), (users[cur], False), (None, False)):
+
+def test_the_log_keeps_no_trace_of_a_secret_maximum_not_even_its_number(client, alice, bob, charlie):
+    """Issue 26, item 7: the log hid the row of a maximum but showed the gap in its numbering."""
+    game = play_until(start_game(alice, bob, charlie, preset="world-classic"), lambda s: s.pending() == "buy")
+    users = users_by_seat(game)
+    st = stored(game)
+    cur, price = st.current, st.board.price[st.stack[-1]["sq"]]
+    asked, later = _decline(client, game, users, cur)
+    post(client, game, users[later], type="max_bid", amount=str(price + 250))
+    post(client, game, users[later], type="max_bid", amount=str(price + 260))  # changed: secret too
+    post(client, game, users[asked], type="bid", amount=str(price))  # later answers by maximum
+
+    rows = list(GameAction.objects.filter(game=game).values_list("seq", "sub", "action__type"))
+    assert rows[-4:] == [(rows[-4][0], 0, "decline"), (rows[-4][0], 1, "max_bid"), (rows[-4][0], 2, "max_bid"),
+                         (rows[-4][0] + 1, 0, "bid")]
+    for viewer in (users[later], users[asked], users[cur], None):
         if viewer is None:
             client.logout()
         else:
             client.force_login(viewer)
-        html = client.get(reverse("games:game_log", args=[game.pk])).content.decode()
-        assert (entry in html) is shown, viewer
+        numbers = _log_numbers(client.get(reverse("games:game_log", args=[game.pk])).content.decode())
+        assert numbers == list(range(numbers[0], numbers[0] - len(numbers), -1)), viewer
+        assert numbers[0] == rows[-1][0]
+    # The record keeps the secret rows in the order they were applied: it replays exactly.
+    record = json.loads(json.dumps(game_record(game)))
+    assert [a["type"] for a in record["actions"][-4:]] == ["decline", "max_bid", "max_bid", "bid"]
+    start = start_of(record)
+    state, _ = new_game(RuleSet.from_json(start["rules"]), start["names"], start["seed"], teams=start["teams"])
+    for a in record["actions"]:
+        if a.get("clock") is not None:
+            set_clock(state, a["clock"])
+        apply(state, {k: v for k, v in a.items() if k != "clock"})
+    game.refresh_from_db()
+    assert state.to_json() == game.state
+
+
+def test_a_secret_maximum_changes_nothing_another_page_can_see(client, world, monkeypatch):
+    """Issue 26, item 7: a maximum left, changed or withdrawn that nothing came of bumped the
+    game's version: every other page was pushed a new version with nothing new in it, and a
+    move from a page drawn before it was refused as stale."""
+    from games import live
+
+    game, users, cur = world
+    asked, later = _decline(client, game, users, cur)
+    pushed = []
+    monkeypatch.setattr(live, "publish_on_commit", lambda game_id, version: pushed.append(version))
+    game.refresh_from_db()
+    version, deadline, waiting = game.version, game.deadline, game.waiting_seats
+
+    def shown(viewer):
+        """The fragment and the legal actions as ``viewer`` sees them (the CSRF token aside:
+        Django masks it anew in every answer)."""
+        client.logout() if viewer is None else client.force_login(viewer)
+        fragment = client.get(reverse("games:game", args=[game.pk]), **HTMX).content.decode()
+        return [re.sub(r'name="csrfmiddlewaretoken" value="[^"]*"', "", fragment),
+                client.get(reverse("games:game_legal", args=[game.pk])).content.decode()]
+
+    seen = {viewer: shown(viewer) for viewer in (users[asked], users[cur], None)}
+
+    from django.contrib.auth.models import AnonymousUser
+
+    from games.selectors import watch_games
+
+    last_move = next(e.last_move for e in watch_games(viewer=AnonymousUser()) if e.game.pk == game.pk)
+    for amount in ("5000", "6000", "0", "4500"):
+        assert post(client, game, users[later], type="max_bid", amount=amount).status_code == 200
+    # The Watch list's "last move" is the decline still.
+    assert next(e.last_move for e in watch_games(viewer=AnonymousUser()) if e.game.pk == game.pk) == last_move
+
+    game.refresh_from_db()
+    assert (game.version, game.deadline, game.waiting_seats, pushed) == (version, deadline, waiting, [])
+    assert stored(game).stack[-1]["max"] == [[later, 4500]]
+    for viewer in (users[asked], users[cur], None):
+        assert shown(viewer) == seen[viewer], viewer
+        assert client.get(reverse("games:game_poll", args=[game.pk]) + f"?v={version}").status_code == 204
+    # A form drawn before the maximum still moves, and what came of the maximum is then public.
+    client.force_login(users[asked])
+    moved = client.post(reverse("games:game_act", args=[game.pk]),
+                        {"version": version, "type": "bid", "amount": "4000"}, **HTMX)
+    assert moved.status_code == 200
+    game.refresh_from_db()
+    assert game.version == version + 1 and pushed == [version + 1]
+    assert stored(game).stack[-1]["high"] == 4100
+
+
+def test_a_maximum_may_be_left_on_the_page_while_a_trade_offer_waits_during_the_auction(client, alice, bob, charlie):
+    """Issue 26, item 6 (RULES.md 15): while the game waits on the answer to a trade offer made
+    during an auction, "Set my maximum" is offered and taken (it was refused: "there is no
+    auction under way"); nothing acts until the auction goes on, then the maximum does."""
+    from games import services
+
+    game = play_until(start_game(alice, bob, charlie), lambda s: s.pending() == "roll")  # classic: open
+    cur = auction(game).current
+    users = users_by_seat(game)
+    assert post(client, game, users[cur], type="decline").status_code == 200
+    proposer, partner = (cur + 1) % 3, (cur + 2) % 3
+    side = {"cash": 0, "squares": [], "cards": 0}
+    game.refresh_from_db()
+    services.game_submit_action(game=game, user=users[proposer], expected_version=game.version,
+                                action={"type": "propose", "to": partner, "give": dict(side, cash=10), "take": side})
+    game.refresh_from_db()
+    assert game.pending == "trade_response"
+    version = game.version
+    client.force_login(users[cur])
+    html = client.get(reverse("games:game", args=[game.pk])).content.decode()
+    assert "Set my maximum" in html and 'value="bid"' not in html
+
+    response = post(client, game, users[cur], type="max_bid", amount="500")
+
+    assert response.status_code == 200 and "Your maximum: $500 (only you see it)." in response.content.decode()
+    game.refresh_from_db()
+    assert game.version == version and stored(game).stack[-2]["max"] == [[cur, 500]]
+    services.game_submit_action(game=game, user=users[partner], expected_version=game.version,
+                                action={"type": "reject", "trade": 1})
+    f = stored(game).stack[-1]
+    assert (f["k"], f["leader"], f["high"]) == ("auction", cur, 1)
+
+
+def test_a_write_without_any_action_still_takes_a_new_version(alice, bob):
+    """Only a write of secret maximum bids keeps the version: one that applied no action at all
+    (the deadline sweep finding nothing to play) still takes a new version and deadline."""
+    from django.utils import timezone
+
+    from games import services
+
+    game = play_until(start_game(alice, bob), lambda s: s.pending() == "roll")
+    seats = list(game.table.seats.all())
+    version = game.version
+    sub = services._begin(game, seats, timezone.now())
+    services._write(sub, seats, fresh=True)
+    game.refresh_from_db()
+    assert game.version == version + 1

@@ -86,3 +86,59 @@ def test_an_auction_opening_is_not_told_to_a_holder_whose_order_answered_it(
     notify(game_id=game.pk, items=items)
     assert users[holder].email not in {m.to[0] for m in mailoutbox}
     assert all("$150" not in m.body for m in mailoutbox)
+
+
+@pytest.mark.django_db
+def test_a_holder_is_told_once_per_auction_that_they_were_outbid_however_many_bids_follow(
+    alice, bob, charlie, make_game, mailoutbox, celery_eager, django_capture_on_commit_callbacks
+):
+    """Issue 26, item 23: one "you were outbid" per auction and player (it went out once per bid,
+    as the engine passed the holder again after every bid), also when a new maximum of theirs
+    is outbid again later in the same auction."""
+    game = make_game(alice, bob, charlie, name="Gavel")
+    state = _open_auction(game)
+    users = users_by_seat(game)
+    holder, bidder = [p for p in range(3) if p != state.current]
+    decliner = state.current
+
+    def move(seat, **action):
+        game.refresh_from_db()
+        with django_capture_on_commit_callbacks(execute=True):
+            services.game_submit_action(game=game, user=users[seat], expected_version=game.version, action=action)
+
+    move(holder, type="max_bid", amount=60)
+    for seat, amount in ((bidder, 80), (decliner, 90), (bidder, 100), (decliner, 110)):
+        move(seat, type="bid", amount=amount)
+    # A new maximum of the holder's leads, and is outbid in its turn: still the same auction.
+    move(holder, type="max_bid", amount=150)
+    move(bidder, type="bid", amount=200)
+
+    outbid = [m for m in mailoutbox if m.subject == "[Monopoly] You were outbid in “Gavel”"]
+    assert [m.to for m in outbid] == [[users[holder].email]]
+    assert "went past your maximum bid of $60" in outbid[0].body
+    assert Notification.objects.filter(kind=Kind.OUTBID).count() == 1
+    events = [e for row in game.actions.all() for e in row.events]
+    assert [e["p"] for e in events if e["e"] == "pass" and e.get("by") == "max"] == [holder, holder]
+
+
+@pytest.mark.django_db
+def test_each_auction_has_its_own_outbid_notice(alice, bob, charlie, make_game, celery_eager,
+                                                 django_capture_on_commit_callbacks):
+    game = make_game(alice, bob, charlie, name="Gavel")
+    users = users_by_seat(game)
+    for _auction in range(2):
+        state = _open_auction(game)
+        holder, bidder = [p for p in range(3) if p != state.current]
+        for seat, action in ((holder, {"type": "max_bid", "amount": 60}), (bidder, {"type": "bid", "amount": 80})):
+            game.refresh_from_db()
+            with django_capture_on_commit_callbacks(execute=True):
+                services.game_submit_action(game=game, user=users[seat], expected_version=game.version,
+                                            action=action)
+        # (The auction is left open: the next one replaces its frame, as a new auction.)
+        state = GameState.from_json(game.state)
+        state.stack.clear()
+        state.phase = "roll"
+        Game.objects.filter(pk=game.pk).update(state=state.to_json())
+        game.refresh_from_db()
+
+    assert Notification.objects.filter(kind=Kind.OUTBID).count() == 2

@@ -28,7 +28,7 @@ Where each rule lives:
 
 from __future__ import annotations
 
-from .auctions import auction_askee, standing_maximum
+from .auctions import auction_askee, auction_under_way, standing_maximum
 from .buildings import _build_error, _build_timing_error, _money_timing_error, _sell_error
 from .checks import legal_actions
 from .context import _WAITING, CASINO_STAKE, DECISIONS, JAIL_CARD_VALUE, Ctx
@@ -75,6 +75,7 @@ __all__ = [
     "_trade_error",
     "apply",
     "auction_askee",
+    "auction_under_way",
     "building_counts",
     "income_tax_percent",
     "last_proposal_round",

@@ -10,7 +10,7 @@ from ..errors import IllegalAction
 from ..refusals import Refusal
 from ..state import BANK, GameState
 from .buildings import _build_error, _place_building, _placements
-from .context import Ctx, _int_error
+from .context import DECISIONS, Ctx, _int_error
 from .money import _charge
 from .queries import unmortgage_cost
 
@@ -140,14 +140,28 @@ def _finish_auction(ctx: Ctx, f: dict) -> None:
 LOWEST_BID = object()  # legal_actions' question to _bid_error: may p bid at all?
 
 
-def _bidder_error(st: GameState, p: int, amount: Any) -> Refusal | None:
-    """What a bid (RULES.md 4) and a maximum (15) both need: an auction under way and still in
-    its bidding, a whole-number amount (unless legal_actions asks with ``LOWEST_BID``), and
-    ``p`` among its bidders."""
+def auction_under_way(st: GameState) -> dict | None:
+    """The auction frame under way: the one on top, or the topmost one below decisions that wait
+    on another answer (a trade offer made during the auction, say: RULES.md 15, a maximum may be
+    left then and acts when the auction goes on). None when there is none."""
     stack = st.stack
-    if not stack or stack[-1]["k"] != "auction":
+    i = len(stack) - 1
+    while i >= 0:
+        k = stack[i]["k"]
+        if k == "auction":
+            return stack[i]
+        if k not in DECISIONS:
+            return None
+        i -= 1
+    return None
+
+
+def _bidder_error(st: GameState, p: int, amount: Any, f: dict | None) -> Refusal | None:
+    """What a bid (RULES.md 4) and a maximum (15) both need: an auction ``f`` under way and
+    still in its bidding, a whole-number amount (unless legal_actions asks with ``LOWEST_BID``),
+    and ``p`` among its bidders."""
+    if f is None:
         return Refusal("no_auction")
-    f = stack[-1]
     if f["stage"] != "bid":
         return Refusal("bidding_over_placing")
     if amount is not LOWEST_BID and type(amount) is not int:
@@ -161,12 +175,15 @@ def _bidder_error(st: GameState, p: int, amount: Any) -> Refusal | None:
 
 def _bid_error(st: GameState, p: int, amount: Any = LOWEST_BID) -> Refusal | None:
     """RULES.md 4: a bidder still in (in turn, in a rotating auction) bids at least the
-    opening or the high bid plus the step, and no more than their cash."""
-    err = _bidder_error(st, p, amount)
+    opening or the high bid plus the step, and no more than their cash. A pass is final only in
+    a rotating auction: in an open one a bidder who passed (by hand, or the engine for their
+    maximum, RULES.md 15) may still bid while the auction is open."""
+    stack = st.stack
+    f = stack[-1] if stack and stack[-1]["k"] == "auction" else None  # (bids: only on top)
+    err = _bidder_error(st, p, amount, f)
     if err:
         return err
-    f = st.stack[-1]
-    if p in f["passed"]:
+    if f["style"] == "rotating" and p in f["passed"]:
         return Refusal("passed")
     leader = f["leader"]
     if p == leader:
@@ -195,11 +212,17 @@ def _act_bid(ctx: Ctx, p: int, a: dict) -> None:
 def _do_bid(ctx: Ctx, f: dict, p: int, amount: int, by_max: bool = False) -> None:
     f["high"] = amount
     f["leader"] = p
-    if f["style"] == "open":
+    if f["style"] == "open" and f["passed"]:
         # RULES.md 4, open auction: it ends when every other bidder has passed *after* the
         # highest bid, so a new bid reopens it for those who passed before (only in the
-        # rotating style is a pass final).
-        f["passed"].clear()
+        # rotating style is a pass final). A holder of a maximum who passed stays passed: their
+        # maximum answers every bid (RULES.md 15), and is below this one as it was below the
+        # last (the settlement after this bid looks at every holder again).
+        maxima = f.get("max")
+        if maxima is None:
+            f["passed"].clear()
+        else:
+            f["passed"][:] = [q for q in f["passed"] if q != p and any(h == q for h, _ in maxima)]
     if ctx.events is not None:
         if by_max:
             ctx.ev("bid", p=p, amount=amount, by="max")
@@ -283,9 +306,9 @@ def _after_bid_step(ctx: Ctx, f: dict) -> None:
 
 
 def standing_maximum(st: GameState, p: int) -> int | None:
-    """The maximum ``p`` has left in the auction under way, or None."""
-    f = st.stack[-1] if st.stack else None
-    if f is None or f["k"] != "auction":
+    """The maximum ``p`` has left in the auction under way (``auction_under_way``), or None."""
+    f = auction_under_way(st)
+    if f is None:
         return None
     for q, amount in f.get("max", ()):
         if q == p:
@@ -306,13 +329,14 @@ def _forget_maximum(f: dict, p: int) -> None:
 
 
 def _max_bid_error(st: GameState, p: int, amount: Any = LOWEST_BID) -> Refusal | None:
-    """RULES.md 15: any player who may still bid in the auction under way (in or out of turn)
-    leaves a maximum of at least the lowest bid and at most their cash; 0 withdraws it. In an
-    open auction a pass is not final (section 4), so a bidder who passed may leave one too."""
-    err = _bidder_error(st, p, amount)
+    """RULES.md 15: any player who may still bid in the auction under way (in or out of turn,
+    and while the game waits on another answer above it, a trade offer say) leaves a maximum of
+    at least the lowest bid and at most their cash; 0 withdraws it. In an open auction a pass is
+    not final (section 4), so a bidder who passed may leave one too."""
+    f = auction_under_way(st)
+    err = _bidder_error(st, p, amount, f)
     if err:
         return err
-    f = st.stack[-1]
     if f["style"] == "rotating" and p in f["passed"]:
         return Refusal("passed")
     held = standing_maximum(st, p)
@@ -336,18 +360,21 @@ def _act_max_bid(ctx: Ctx, p: int, a: dict) -> None:
     err = _max_bid_error(st, p, amount)
     if err:
         raise IllegalAction(err)
-    f = st.stack[-1]
+    f = auction_under_way(st)
+    seen = (f["high"], f["leader"], len(f["passed"]), f["turn"], f["stage"])
     _forget_maximum(f, p)
     if amount:
         f.setdefault("max", []).append([p, amount])
-        if f["style"] == "open" and p in f["passed"]:
-            # A maximum is an answer to the bid to beat: it takes back an earlier pass
-            # (settling passes for the holder again if it cannot lead).
-            f["passed"].remove(p)
-    # Secret (RULES.md 15): the site shows this event to ``p`` only.
+    # Secret (RULES.md 15): the site shows this event to ``p`` only. A bidder who passed stays
+    # passed: the settlement counts their maximum all the same, and passes nobody twice.
     ctx.ev("max_bid", p=p, amount=amount)
-    # The core's run loop settles the holders (``_settle_maxima``) before it looks at the
-    # auction again.
+    if st.stack[-1] is f and "max" in f:
+        # Settled at once (the run loop's settlement after this finds nothing more to do);
+        # while an answer waits above the auction, when it is on top again.
+        _settle_maxima(ctx, f)
+    # Whether anything came of it that others see (a bid or pass by maximum): if not, nobody
+    # may learn that it was left, changed or withdrawn, not even from the count of actions.
+    ctx.secret = seen == (f["high"], f["leader"], len(f["passed"]), f["turn"], f["stage"])
 
 
 def _settle_maxima(ctx: Ctx, f: dict) -> None:
@@ -381,32 +408,37 @@ def _settle_rotating(ctx: Ctx, f: dict) -> None:
 
 
 def _settle_open(ctx: Ctx, f: dict) -> None:
-    """The favourite (the highest maximum within cash among the holders still asked; equal
-    maxima: the one left first) leads just above the next maximum, at least at the lowest bid,
-    at most at its own; the other holders pass. A holder who has passed since the last bid
-    waits for the next bid, as anyone who passed does (section 4)."""
+    """RULES.md 15, open auction, for every holder (whether or not they passed before), each
+    maximum counted as the smaller of it and the holder's cash now. A holder below the lowest
+    bid passes. Of the others the favourite has the highest maximum (equal maxima: the one left
+    first; the leader keeps its place, its bid standing); the other holders pass. The favourite
+    leads at the larger of the lowest bid and the next highest maximum plus the minimum raise,
+    at most at its own; leading already with at least the next maximum plus the raise (at most
+    its own), its bid stands.
+    Nobody already passed is passed again: after this, every holder leads or has passed, so
+    the game never waits on one (a timeout never falls on a holder)."""
     players = ctx.state.players
-    passed = f["passed"]
-    active = [(q, min(amount, players[q].cash)) for q, amount in f["max"] if q not in passed]
-    if not active:
-        return
+    holders = [(q, min(amount, players[q].cash)) for q, amount in f["max"]]
     leader = f["leader"]
     low = auction_min_bid(f)
     fav = None
-    for q, limit in active:
+    for q, limit in holders:
         if (q == leader or limit >= low) and (fav is None or limit > fav[1]):
             fav = (q, limit)
     if fav is not None:
         fq, flimit = fav
-        second = max((limit for q, limit in active if q != fq), default=None)
+        second = max((limit for q, limit in holders if q != fq), default=None)
         if fq == leader:
-            # Its bid stands unless another holder could still outbid it.
-            if second is not None and second >= low:
-                _do_bid(ctx, f, fq, min(second + f["step"], flimit), by_max=True)
+            # Its bid stands if it is at least the next maximum plus the minimum raise (capped at
+            # its own); else it rises to that, as a bid (at least the lowest bid).
+            if second is not None:
+                needed = min(second + f["step"], flimit)
+                if f["high"] < needed and min(max(low, needed), flimit) >= low:
+                    _do_bid(ctx, f, fq, min(max(low, needed), flimit), by_max=True)
         else:
             target = low if second is None else max(low, second + f["step"])
             _do_bid(ctx, f, fq, min(target, flimit), by_max=True)
-    for q, _limit in active:
+    for q, _limit in holders:
         if f["stage"] != "bid":
             return
         if q != f["leader"] and q not in f["passed"]:

@@ -5,7 +5,14 @@ handlers check.
 from __future__ import annotations
 
 from ..state import GameState
-from .auctions import _bid_error, _max_bid_error, _pass_error, auction_min_bid, standing_maximum
+from .auctions import (
+    _bid_error,
+    _max_bid_error,
+    _pass_error,
+    auction_min_bid,
+    auction_under_way,
+    standing_maximum,
+)
 from .buildings import _build_error, _build_timing_error, _money_timing_error, _placements, _sell_all_error, _sell_error
 from .mortgages import _auction_own_error, _keep_mortgaged_error, _mortgage_error, _unmortgage_error
 from .trades import _answer_error, _trade_window_error
@@ -57,10 +64,7 @@ def legal_actions(state: GameState, p: int) -> list[dict]:
                 if _pass_error(st, p) is None:
                     out.append({"type": "pass", "player": p})
                 if _max_bid_error(st, p) is None:
-                    # RULES.md 15: ``held`` is p's own maximum (0: none); no seat's list ever
-                    # tells another's.
-                    out.append({"type": "max_bid", "player": p, "min": auction_min_bid(top),
-                                "max": st.players[p].cash, "held": standing_maximum(st, p) or 0})
+                    out.append(_max_bid_template(st, p, top))
         elif k == "trade_response":
             for answer in ("accept", "reject", "cancel"):
                 if _answer_error(st, p, None, answer) is None:
@@ -96,8 +100,20 @@ def legal_actions(state: GameState, p: int) -> list[dict]:
                         out.append({"type": "unmortgage", "player": p, "square": f["sq"]})
                     if _keep_mortgaged_error(st, p, f["sq"]) is None:
                         out.append({"type": "keep_mortgaged", "player": p, "square": f["sq"]})
+        if k != "auction" and len(st.stack) > 1:
+            # RULES.md 15: a maximum may be left while the game waits on another answer above
+            # the auction (a trade offer, say); it acts when the auction goes on.
+            f = auction_under_way(st)
+            if f is not None and _max_bid_error(st, p) is None:
+                out.append(_max_bid_template(st, p, f))
     out.extend(_free_actions(st, p, top))
     return out
+
+
+def _max_bid_template(st: GameState, p: int, f: dict) -> dict:
+    """RULES.md 15: ``held`` is p's own maximum (0: none); no seat's list ever tells another's."""
+    return {"type": "max_bid", "player": p, "min": auction_min_bid(f), "max": st.players[p].cash,
+            "held": standing_maximum(st, p) or 0}
 
 
 def _free_actions(st: GameState, p: int, top: dict | None) -> list[dict]:

@@ -32,10 +32,13 @@ JAIL_CARD_VALUE = 500  # RULES.md 9: a jail card counts 500 in the world balance
 class Ctx:
     """What one ``apply`` call works with: the state, the generator and the event list."""
 
-    __slots__ = ("state", "rng", "events", "rules", "board", "own_rng")
+    __slots__ = ("state", "rng", "events", "rules", "board", "own_rng", "secret")
 
     def __init__(self, state: GameState, rng, events: list | None):
         self.state = state
+        # Set by a maximum bid that changed nothing anyone else may see (RULES.md 15): the
+        # dispatch then does not count it in ``state.seq``.
+        self.secret = False
         self.own_rng = StateRng(state)  # the game's own seeded generator
         self.rng = rng if rng is not None else self.own_rng
         self.events = events

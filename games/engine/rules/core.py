@@ -162,6 +162,11 @@ def _step(ctx: Ctx, action: Any) -> None:
     stack = state.stack
     if stack and stack[-1]["k"] not in _WAITING:  # (a buy or trade decision on top: nothing to run)
         _run(ctx)
+    if handler is _act_max_bid and ctx.secret:
+        # RULES.md 15: a maximum left, changed or withdrawn that nothing else came of is
+        # secret, its numbering included: ``seq`` counts the actions others may know of.
+        ctx.secret = False
+        return
     state.seq += 1
 
 
