@@ -7,6 +7,7 @@ effect nor an audit row, and an audit row never describes something that did not
 
 from __future__ import annotations
 
+import unicodedata
 from datetime import timedelta
 from importlib import import_module
 from typing import Any
@@ -69,8 +70,16 @@ def _require(rule: str, user, obj=None) -> None:
         raise NotPermitted(_("You may not do that."))
 
 
+def _has_control(text: str) -> bool:
+    """Whether ``text`` holds a control character (a NUL byte, which PostgreSQL cannot store,
+    a bell, an escape): never part of what a person writes, once newlines and tabs are read."""
+    return any(unicodedata.category(c) == "Cc" for c in text)
+
+
 def _reason(reason: str) -> str:
     reason = (reason or "").strip()
+    if _has_control(reason.replace("\n", "").replace("\r", "").replace("\t", "")):
+        raise ModerationError(_("The reason holds a control character: write plain text."))
     if not reason:
         raise ModerationError(_("Give a reason: it is shown to the player and kept in the audit log."))
     if len(reason) > REASON_MAX_LENGTH:
@@ -261,6 +270,8 @@ def chat_post(*, user, game: Game, text: str, is_player: bool) -> ChatMessage:
     text = " ".join((text or "").split())  # one line: newlines and runs of spaces collapse
     if not text:
         raise ModerationError(_("Write something first."))
+    if _has_control(text):
+        raise ModerationError(_("A message holds only text: no control characters."))
     if len(text) > CHAT_MAX_LENGTH:
         raise ModerationError(_("A message is at most %(n)s characters long."), n=CHAT_MAX_LENGTH)
     # The user's row is locked so that two posts at once (a double click) count each other.

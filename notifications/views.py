@@ -178,9 +178,11 @@ def service_worker(request: HttpRequest) -> HttpResponse:
 
 
 def _json_body(request: HttpRequest) -> dict | None:
+    """The request's JSON object, or None for anything else: not UTF-8, not JSON, not an
+    object, or nested deeper than the decoder recurses (a RecursionError, once a 500)."""
     try:
         body = json.loads(request.body.decode("utf-8"))
-    except (UnicodeDecodeError, ValueError):
+    except (UnicodeDecodeError, ValueError, RecursionError):
         return None
     return body if isinstance(body, dict) else None
 
@@ -192,7 +194,9 @@ def push_subscribe(request: HttpRequest) -> HttpResponse:
 
     if not push.enabled():
         return JsonResponse({"error": _("Browser notifications are not available on this site.")}, status=404)
-    body = _json_body(request) or {}
+    body = _json_body(request)
+    if body is None:
+        return JsonResponse({"error": _("This browser's subscription could not be used.")}, status=400)
     keys = body.get("keys") if isinstance(body.get("keys"), dict) else {}
     try:
         push.subscription_save(user=request.user, endpoint=str(body.get("endpoint") or ""),

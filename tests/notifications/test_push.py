@@ -229,3 +229,20 @@ def test_the_service_worker_is_served_for_the_whole_site_and_the_settings_offer_
     page = client.get(reverse("notifications:preferences")).content.decode()
     assert f'data-key="{push.public_key()}"' in page
     assert "/static/js/push.js" in page
+
+
+@pytest.mark.django_db
+def test_json_nested_thousands_deep_is_a_400_and_changes_nothing(client, bob, fake_push):
+    client.force_login(bob)
+    browser = Browser()
+    endpoint = fake_push.origin + "/push/1"
+    assert _subscribe(client, browser.subscription(endpoint)).status_code == 201
+    deep = "[" * 5000 + "]" * 5000
+    nested = '{"endpoint": "' + endpoint + '", "keys": ' + deep + "}"
+
+    for name in ("notifications:push_subscribe", "notifications:push_unsubscribe"):
+        for body in (deep, nested, '{"a":' * 5000 + "1" + "}" * 5000):
+            response = client.post(reverse(name), body, content_type="application/json")
+            assert response.status_code == 400, name
+
+    assert list(PushSubscription.objects.values_list("user", "endpoint")) == [(bob.pk, endpoint)]
