@@ -201,6 +201,13 @@ def push_subscribe(request: HttpRequest) -> HttpResponse:
     try:
         push.subscription_save(user=request.user, endpoint=str(body.get("endpoint") or ""),
                                p256dh=str(keys.get("p256dh") or ""), auth=str(keys.get("auth") or ""))
+    except push.SubscriptionTaken:
+        return JsonResponse({"error": _("This browser receives another account's notifications: turn them off "
+                                        "there first.")}, status=409)
+    except push.TooManySubscriptions:
+        return JsonResponse({"error": _("Browser notifications are on in %(n)s browsers of yours already: turn "
+                                        "them off in one of them first.") % {"n": push.MAX_SUBSCRIPTIONS}},
+                            status=400)
     except push.BadSubscription:
         return JsonResponse({"error": _("This browser's subscription could not be used.")}, status=400)
     return JsonResponse({"ok": True}, status=201)
