@@ -92,11 +92,31 @@ def _name(user) -> str:
 
 
 def _audit(*, moderator, action: str, reason: str, target=None, until=None, game=None, message=None,
-           report=None, details: dict[str, Any] | None = None) -> AuditEntry:
-    return AuditEntry.objects.create(
-        moderator=moderator, moderator_name=_name(moderator), action=action, target=target,
-        target_name=_name(target), reason=reason, until=until, game=game, message=message, report=report,
-        details=details or {})
+           report=None, details: dict[str, Any] | None = None, key: str = "") -> AuditEntry:
+    fields = dict(moderator=moderator, moderator_name=_name(moderator), action=action, target=target,
+                  target_name=_name(target), reason=reason, until=until, game=game, message=message,
+                  report=report, details=details or {}, request_key=key)
+    if not key:
+        return AuditEntry.objects.create(**fields)
+    # The unique key is the last guard: _done_before, under the target's locked row, has already
+    # answered a second post of the same form.
+    try:
+        with transaction.atomic():
+            return AuditEntry.objects.create(**fields)
+    except IntegrityError as e:
+        raise ModerationError(_("This form was sent already: reload the page to act again.")) from e
+
+
+def _done_before(*, key: str, moderator, target) -> AuditEntry | None:
+    """The audit row of the action this form's ``key`` already did, if any (issue 26: the same
+    form posted fifty times at once acts once). Called with the target's row locked, so that
+    the posts of one form are checked one after the other."""
+    if not key:
+        return None
+    entry = AuditEntry.objects.filter(request_key=key).first()
+    if entry is not None and (entry.moderator_id != moderator.pk or entry.target_id != target.pk):
+        raise ModerationError(_("This form was sent already: reload the page to act again."))
+    return entry
 
 
 def _locked_user(user):
@@ -129,7 +149,7 @@ _OUTCOME_OF = {
 
 @transaction.atomic
 def sanction_create(*, moderator, user, kind: str, reason: str, duration: timedelta | None = None,
-                    report: Report | None = None) -> Sanction:
+                    report: Report | None = None, key: str = "") -> Sanction:
     """Warn, mute, suspend or ban ``user``. Mutes and suspensions need a duration (at most a
     year); a ban lasts until lifted; a warning has none. Suspending or banning signs the user
     out everywhere. With ``report``, the report is resolved with the matching outcome."""
@@ -145,22 +165,28 @@ def sanction_create(*, moderator, user, kind: str, reason: str, duration: timede
     elif duration is not None:
         raise ModerationError(_("Warnings and bans have no duration."))
     user = _locked_user(user)
+    done = _done_before(key=key, moderator=moderator, target=user)
+    if done is not None:
+        return Sanction.objects.get(pk=done.details["sanction"])
     sanction = Sanction.objects.create(user=user, kind=kind, reason=reason, until=until, created_by=moderator)
     if report is not None:
         _resolve(moderator=moderator, report=report, outcome=_OUTCOME_OF[kind], note=reason)
     _audit(moderator=moderator, action=kind, target=user, reason=reason, until=until, report=report,
-           details={"sanction": sanction.pk})
+           details={"sanction": sanction.pk}, key=key)
     if kind in (Sanction.Kind.SUSPEND, Sanction.Kind.BAN):
         _end_sessions(user)
     return sanction
 
 
 @transaction.atomic
-def sanction_lift(*, moderator, user, reason: str, report: Report | None = None) -> list[Sanction]:
+def sanction_lift(*, moderator, user, reason: str, report: Report | None = None, key: str = "") -> list[Sanction]:
     """Lift every active mute, suspension and ban of ``user``."""
     _require("moderation.act_on_user", moderator, user)
     reason = _reason(reason)
     user = _locked_user(user)
+    done = _done_before(key=key, moderator=moderator, target=user)
+    if done is not None:
+        return list(Sanction.objects.filter(pk__in=done.details["sanctions"]))
     active = list(selectors.active_sanctions(user=user).select_for_update())
     if not active:
         raise ModerationError(_("This account has no active sanction to lift."))
@@ -171,24 +197,26 @@ def sanction_lift(*, moderator, user, reason: str, report: Report | None = None)
     if report is not None:
         _resolve(moderator=moderator, report=report, outcome=Report.Outcome.LIFTED, note=reason)
     _audit(moderator=moderator, action=AuditEntry.Action.LIFT, target=user, reason=reason, report=report,
-           details={"sanctions": [s.pk for s in active], "kinds": [s.kind for s in active]})
+           details={"sanctions": [s.pk for s in active], "kinds": [s.kind for s in active]}, key=key)
     return active
 
 
 @transaction.atomic
-def user_reset_display_name(*, moderator, user, reason: str, report: Report | None = None):
+def user_reset_display_name(*, moderator, user, reason: str, report: Report | None = None, key: str = ""):
     """Force a display-name change: the name goes back to a neutral one the player replaces in
     their settings. The old name is kept in the audit row."""
     _require("moderation.act_on_user", moderator, user)
     reason = _reason(reason)
     user = _locked_user(user)
+    if _done_before(key=key, moderator=moderator, target=user) is not None:
+        return user
     old = user.public_name
     user.display_name = f"Player {user.pk}"
     user.save(update_fields=["display_name"])
     if report is not None:
         _resolve(moderator=moderator, report=report, outcome=Report.Outcome.RENAMED, note=reason)
     _audit(moderator=moderator, action=AuditEntry.Action.RENAME, target=user, reason=reason, report=report,
-           details={"old_name": old, "new_name": user.display_name})
+           details={"old_name": old, "new_name": user.display_name}, key=key)
     return user
 
 

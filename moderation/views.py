@@ -229,20 +229,25 @@ def account_act(request: HttpRequest, user_id: int) -> HttpResponse:
     form = AccountActionForm(request.POST)
     back = _next(request, reverse("moderation:account", args=[target.pk]))
     if not form.is_valid():
-        messages.error(request, _("Choose an action and give a reason."))
+        if "key" in form.errors:  # (a form not drawn by the site's page)
+            messages.error(request, _("This form is out of date: reload the page."))
+        else:
+            messages.error(request, _("Choose an action and give a reason."))
         return redirect(back)
     data = form.cleaned_data
     report = _report_or_none(request, data.get("report"))
     action = data["action"]
+    key = data["key"]
     try:
         if action == "lift":
-            services.sanction_lift(moderator=request.user, user=target, reason=data["reason"], report=report)
+            services.sanction_lift(moderator=request.user, user=target, reason=data["reason"], report=report,
+                                   key=key)
         elif action == "rename":
             services.user_reset_display_name(moderator=request.user, user=target, reason=data["reason"],
-                                             report=report)
+                                             report=report, key=key)
         else:
             services.sanction_create(moderator=request.user, user=target, kind=action, reason=data["reason"],
-                                     duration=form.duration_value(), report=report)
+                                     duration=form.duration_value(), report=report, key=key)
     except services.ModerationError as e:
         _refused(request, e)
         return redirect(back)

@@ -138,7 +138,7 @@ def test_muting_from_a_report_resolves_it_in_the_same_transaction(client, mod, a
     client.force_login(mod)
 
     client.post(reverse("moderation:account_act", args=[bob.pk]),
-                {"action": "mute", "duration": "1d", "reason": "Insults", "report": report.pk})
+                {"action": "mute", "duration": "1d", "reason": "Insults", "report": report.pk, "key": "k" * 20})
 
     report.refresh_from_db()
     sanction = Sanction.objects.get(user=bob)
