@@ -170,7 +170,7 @@ def sanction_create(*, moderator, user, kind: str, reason: str, duration: timede
         return Sanction.objects.get(pk=done.details["sanction"])
     sanction = Sanction.objects.create(user=user, kind=kind, reason=reason, until=until, created_by=moderator)
     if report is not None:
-        _resolve(moderator=moderator, report=report, outcome=_OUTCOME_OF[kind], note=reason)
+        _resolve(moderator=moderator, report=report, outcome=_OUTCOME_OF[kind], note=reason, target=user)
     _audit(moderator=moderator, action=kind, target=user, reason=reason, until=until, report=report,
            details={"sanction": sanction.pk}, key=key)
     if kind in (Sanction.Kind.SUSPEND, Sanction.Kind.BAN):
@@ -195,7 +195,7 @@ def sanction_lift(*, moderator, user, reason: str, report: Report | None = None,
         sanction.lifted_at, sanction.lifted_by, sanction.lift_reason = now, moderator, reason
         sanction.save(update_fields=["lifted_at", "lifted_by", "lift_reason"])
     if report is not None:
-        _resolve(moderator=moderator, report=report, outcome=Report.Outcome.LIFTED, note=reason)
+        _resolve(moderator=moderator, report=report, outcome=Report.Outcome.LIFTED, note=reason, target=user)
     _audit(moderator=moderator, action=AuditEntry.Action.LIFT, target=user, reason=reason, report=report,
            details={"sanctions": [s.pk for s in active], "kinds": [s.kind for s in active]}, key=key)
     return active
@@ -214,7 +214,7 @@ def user_reset_display_name(*, moderator, user, reason: str, report: Report | No
     user.display_name = f"Player {user.pk}"
     user.save(update_fields=["display_name"])
     if report is not None:
-        _resolve(moderator=moderator, report=report, outcome=Report.Outcome.RENAMED, note=reason)
+        _resolve(moderator=moderator, report=report, outcome=Report.Outcome.RENAMED, note=reason, target=user)
     _audit(moderator=moderator, action=AuditEntry.Action.RENAME, target=user, reason=reason, report=report,
            details={"old_name": old, "new_name": user.display_name}, key=key)
     return user
@@ -242,7 +242,8 @@ def game_remove_player(*, moderator, game: Game, user, reason: str, report: Repo
     except game_services.GameError as e:
         raise ModerationError(_("The player cannot be removed: %(reason)s"), reason=str(e)) from e
     if report is not None:
-        _resolve(moderator=moderator, report=report, outcome=Report.Outcome.REMOVED, note=reason)
+        _resolve(moderator=moderator, report=report, outcome=Report.Outcome.REMOVED, note=reason, target=user,
+                 game=game)
     _audit(moderator=moderator, action=AuditEntry.Action.FORFEIT, target=user, reason=reason, game=game,
            report=report)
     return sub.game
@@ -263,7 +264,7 @@ def game_close(*, moderator, game: Game, reason: str, report: Report | None = No
     live.publish_on_commit(game.pk, game.version)
     Table.objects.filter(pk=game.table_id).update(status=Table.Status.FINISHED)
     if report is not None:
-        _resolve(moderator=moderator, report=report, outcome=Report.Outcome.CLOSED, note=reason)
+        _resolve(moderator=moderator, report=report, outcome=Report.Outcome.CLOSED, note=reason, game=game)
     _audit(moderator=moderator, action=AuditEntry.Action.CLOSE_GAME, reason=reason, game=game, report=report)
     return game
 
@@ -325,7 +326,7 @@ def message_set_hidden(*, moderator, message: ChatMessage, hidden: bool, reason:
     message.save(update_fields=["hidden_at", "hidden_by"])
     live.publish_chat_on_commit(message.game_id)
     if report is not None:
-        _resolve(moderator=moderator, report=report, outcome=Report.Outcome.HIDDEN, note=reason)
+        _resolve(moderator=moderator, report=report, outcome=Report.Outcome.HIDDEN, note=reason, message=message)
     _audit(moderator=moderator,
            action=AuditEntry.Action.HIDE_MESSAGE if hidden else AuditEntry.Action.UNHIDE_MESSAGE,
            target=message.author, reason=reason, game=message.game, message=message, report=report,
@@ -426,11 +427,29 @@ def report_claim(*, moderator, report: Report) -> Report:
     return report
 
 
-def _resolve(*, moderator, report: Report, outcome: str, note: str) -> Report:
+def _is_about(report: Report, *, target=None, game: Game | None = None, message: ChatMessage | None = None) -> bool:
+    """Whether an action on ``target`` (in ``game``), on ``game`` or on ``message`` answers
+    ``report``: it must be about the same account, game or message (issue 26: a report about
+    staff was resolved as "muted" by bob's mute)."""
+    if message is not None:
+        return report.message_id == message.pk or (
+            report.message_id is None and report.target_id is not None and report.target_id == message.author_id)
+    if target is not None:
+        return report.target_id == target.pk or (
+            game is not None and report.target_id is None and report.game_id == game.pk)
+    if game is not None:
+        return report.game_id == game.pk
+    return True
+
+
+def _resolve(*, moderator, report: Report, outcome: str, note: str, target=None, game: Game | None = None,
+             message: ChatMessage | None = None) -> Report:
     report = _locked_report(report)
     if report.state == Report.State.RESOLVED:
         raise ModerationError(_("This report is already resolved."))
     _require("moderation.handle_report", moderator, report)
+    if not _is_about(report, target=target, game=game, message=message):
+        raise ModerationError(_("That report is about someone or something else: it was left as it is."))
     if outcome not in Report.Outcome.values:
         raise ModerationError(_("Choose an outcome from the list."))
     now = timezone.now()

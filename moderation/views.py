@@ -101,7 +101,7 @@ def queue(request: HttpRequest) -> HttpResponse:
     state = state if state in Report.State.values else ""
     reason = reason if reason in Report.Reason.values else ""
     kind = kind if kind in Report.Kind.values else ""
-    page = Paginator(selectors.queue(state=state, reason=reason, kind=kind), QUEUE_PAGE).get_page(
+    page = Paginator(selectors.queue(state=state, reason=reason, kind=kind, viewer=request.user), QUEUE_PAGE).get_page(
         request.GET.get("page"))
     # Find an account by its username or display name, to act on it without a report.
     q = request.GET.get("q", "").strip()[:150]
@@ -157,6 +157,7 @@ def report_detail(request: HttpRequest, report_id: int) -> HttpResponse:
     report = get_object_or_404(Report.objects.select_related(
         "reporter", "target", "claimed_by", "resolved_by", "message__author", "game__table", "sanction", "trade"),
         pk=report_id)
+    _moderator(request, "moderation.view_report", report)
     target = report.target
     ctx = {
         "report": report,
@@ -182,6 +183,7 @@ def report_detail(request: HttpRequest, report_id: int) -> HttpResponse:
 def report_claim(request: HttpRequest, report_id: int) -> HttpResponse:
     _moderator(request)
     report = get_object_or_404(Report, pk=report_id)
+    _moderator(request, "moderation.view_report", report)
     try:
         services.report_claim(moderator=request.user, report=report)
     except services.ModerationError as e:
@@ -194,6 +196,7 @@ def report_claim(request: HttpRequest, report_id: int) -> HttpResponse:
 def report_resolve(request: HttpRequest, report_id: int) -> HttpResponse:
     _moderator(request)
     report = get_object_or_404(Report, pk=report_id)
+    _moderator(request, "moderation.view_report", report)
     form = ResolveForm(request.POST)
     if not form.is_valid():
         messages.error(request, _("Choose an outcome and write a note."))
