@@ -23,6 +23,7 @@ from django.utils import timezone, translation
 from django.utils.translation import gettext_lazy as _
 
 from accounts.models import User
+from accounts.names import without_invisible
 from config.celery import app as celery_app
 from config.celery import queue_on_commit
 from games import hot_reads, hot_writes, live, pause, records, standing, vacation
@@ -116,7 +117,9 @@ def table_create(*, host, name: str, preset: str, options: dict[str, Any] | None
         vacation_days = 0  # RULES.md 15: vacations are for correspondence tables
     # The default name is in the host's language (the request's), as they would type it.
     default = translation.gettext("%(name)s's table") % {"name": host.display_name or host.username}
-    name = (name or "").strip() or default
+    # A table's name loses its invisible characters (issue 26: a U+202E in it reversed the text
+    # after it on every page that showed it).
+    name = without_invisible(name or "").strip() or default
     table = Table.objects.create(host=host, name=name[:80], preset=preset, options=options, pace=pace,
                                  turn_hours=turn_hours, seat_count=seat_count, is_private=is_private,
                                  absent_seat=absent_seat, vacation_days=vacation_days)

@@ -210,8 +210,12 @@ def user_reset_display_name(*, moderator, user, reason: str, report: Report | No
     user = _locked_user(user)
     if _done_before(key=key, moderator=moderator, target=user) is not None:
         return user
+    from accounts.models import display_name_taken
+
     old = user.public_name
-    user.display_name = f"Player {user.pk}"
+    neutral = f"Player {user.pk}"
+    # (Should someone have taken the neutral name, the account shows its username instead.)
+    user.display_name = "" if display_name_taken(neutral, user=user) else neutral
     user.save(update_fields=["display_name"])
     if report is not None:
         _resolve(moderator=moderator, report=report, outcome=Report.Outcome.RENAMED, note=reason, target=user)
