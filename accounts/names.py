@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import unicodedata
 
+from markupsafe import Markup, escape
+
 # Cc controls, Cf format (bidi controls, zero-width characters), Co private use, Cs surrogates,
 # Cn unassigned, Zl and Zp line and paragraph separators.
 INVISIBLE_CATEGORIES = frozenset({"Cc", "Cf", "Co", "Cs", "Cn", "Zl", "Zp"})
@@ -35,3 +37,39 @@ def name_key(name: str) -> str:
     """The form two names are compared in: NFKC_Casefold, runs of spaces as one space."""
     folded = unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", name or "").casefold())
     return " ".join(folded.split())
+
+
+def _isolate_pattern(names: tuple[str, ...]):
+    import re
+
+    # Longest first: "Bobby" is one name, not "Bob" and a "by".
+    return re.compile("|".join(re.escape(n) for n in sorted(names, key=len, reverse=True)))
+
+
+_patterns: dict[tuple[str, ...], object] = {}
+
+
+def isolated(text: str, names) -> Markup:
+    """``text`` as markup, each of ``names`` in it in a ``<bdi>`` (the HTML isolate): a name
+    written right to left, or holding a direction mark from before issue 26, cannot reorder the
+    words beside it. The rest is escaped."""
+    present = tuple(sorted({n for n in names if n and n in text}))
+    if not present:
+        return escape(text)
+    pattern = _patterns.get(present)
+    if pattern is None:
+        if len(_patterns) > 1024:
+            _patterns.clear()
+        pattern = _patterns[present] = _isolate_pattern(present)
+    out, last = [], 0
+    for match in pattern.finditer(text):
+        out.append(escape(text[last:match.start()]))
+        out.append(Markup("<bdi>%s</bdi>") % match.group())
+        last = match.end()
+    out.append(escape(text[last:]))
+    return Markup("").join(out)
+
+
+def bdi(name) -> Markup:
+    """A name as an isolated piece of markup, for a name inside a sentence of the catalogue."""
+    return Markup("<bdi>%s</bdi>") % ("" if name is None else name)

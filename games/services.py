@@ -119,7 +119,7 @@ def table_create(*, host, name: str, preset: str, options: dict[str, Any] | None
     default = translation.gettext("%(name)s's table") % {"name": host.display_name or host.username}
     # A table's name loses its invisible characters (issue 26: a U+202E in it reversed the text
     # after it on every page that showed it).
-    name = without_invisible(name or "").strip() or default
+    name = without_invisible(" ".join((name or "").split())) or default
     table = Table.objects.create(host=host, name=name[:80], preset=preset, options=options, pace=pace,
                                  turn_hours=turn_hours, seat_count=seat_count, is_private=is_private,
                                  absent_seat=absent_seat, vacation_days=vacation_days)

@@ -102,7 +102,7 @@ def test_a_maximum_is_shown_to_its_player_and_to_nobody_else(client, world):
     assert response.status_code == 200
     html = response.content.decode()
     assert "Your maximum: $4,357 (only you see it)." in html
-    assert f"{users[later].display_name} leaves a maximum bid of $4,357." in html
+    assert f"<bdi>{users[later].display_name}</bdi> leaves a maximum bid of $4,357." in html
     assert "Change my maximum" in html and "Withdraw it" in html
     assert stored(game).stack[-1]["max"] == [[later, SECRET]]
     mine = _everything_others_see(client, game, users[later])
