@@ -92,3 +92,20 @@ def test_isolated_wraps_each_name_once_longest_first_and_escapes_the_rest():
         "<bdi>Bobby</bdi> pays $50 to <bdi>Bob</bdi> &lt;b&gt;")
     assert str(isolated("<Ann> & co", ["<Ann>"])) == "<bdi>&lt;Ann&gt;</bdi> &amp; co"
     assert str(isolated("nobody", ["Ann"])) == "nobody"
+
+
+def test_the_profile_and_the_moderators_pages_isolate_names(client, alice, bob):
+    from tests.moderation.conftest import make_moderator
+
+    alice.display_name = ARABIC
+    alice.save(update_fields=["display_name"])
+    client.force_login(bob)
+    profile = client.get(reverse("ratings:profile", args=[alice.username])).content.decode()
+    assert f"<h1><bdi>{ARABIC}</bdi></h1>" in profile
+
+    moderation_services.report_create(reporter=bob, reason="name", target=alice)
+    client.force_login(make_moderator("mona"))
+    queue = client.get(reverse("moderation:queue")).content.decode()
+    assert f"· <bdi>{ARABIC}</bdi>" in queue and "by <bdi>Bob</bdi>" in queue
+    account = client.get(reverse("moderation:account", args=[alice.pk])).content.decode()
+    assert f"<h1><bdi>{ARABIC}</bdi> <span" in account

@@ -14,6 +14,7 @@ from moderation import services as moderation_services
 from moderation.models import ChatMessage
 from tests.e2e.pages import at_width, signed_in
 from tests.games.play_helpers import start_game
+from tests.moderation.conftest import make_moderator
 
 pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True)]
 
@@ -55,5 +56,18 @@ def test_names_on_the_lobby_and_the_game_page_are_isolated(browser, site, artifa
         page.locator("#decision").screenshot(path=str(artifacts / f"bidi-centre-{width}.png"))
         page.locator("#chat").scroll_into_view_if_needed()
         page.screenshot(path=str(artifacts / f"bidi-game-{width}.png"), full_page=False)
+
+        page.goto(f"{site}/players/{alice.username}/")
+        assert page.evaluate(ISOLATION_JS, "h1 bdi") == [{"text": ARABIC, "bidi": "isolate"}]
+        page.screenshot(path=str(artifacts / f"bidi-profile-{width}.png"), full_page=False)
+    finally:
+        context.close()
+    moderation_services.report_create(reporter=bob, reason="name", target=alice)
+    context, page = signed_in(browser, site, make_moderator("mona"), **at_width(width))
+    try:
+        page.goto(f"{site}/moderation/")
+        found = page.evaluate(ISOLATION_JS, "main bdi")
+        assert {"text": ARABIC, "bidi": "isolate"} in found, found
+        page.screenshot(path=str(artifacts / f"bidi-queue-{width}.png"), full_page=False)
     finally:
         context.close()
