@@ -107,14 +107,15 @@ def _audit(*, moderator, action: str, reason: str, target=None, until=None, game
         raise ModerationError(_("This form was sent already: reload the page to act again.")) from e
 
 
-def _done_before(*, key: str, moderator, target) -> AuditEntry | None:
+def _done_before(*, key: str, moderator, target, action: str) -> AuditEntry | None:
     """The audit row of the action this form's ``key`` already did, if any (issue 26: the same
     form posted fifty times at once acts once). Called with the target's row locked, so that
     the posts of one form are checked one after the other."""
     if not key:
         return None
     entry = AuditEntry.objects.filter(request_key=key).first()
-    if entry is not None and (entry.moderator_id != moderator.pk or entry.target_id != target.pk):
+    if entry is not None and (entry.moderator_id != moderator.pk or entry.target_id != target.pk
+                              or entry.action != action):
         raise ModerationError(_("This form was sent already: reload the page to act again."))
     return entry
 
@@ -165,7 +166,7 @@ def sanction_create(*, moderator, user, kind: str, reason: str, duration: timede
     elif duration is not None:
         raise ModerationError(_("Warnings and bans have no duration."))
     user = _locked_user(user)
-    done = _done_before(key=key, moderator=moderator, target=user)
+    done = _done_before(key=key, moderator=moderator, target=user, action=kind)
     if done is not None:
         return Sanction.objects.get(pk=done.details["sanction"])
     sanction = Sanction.objects.create(user=user, kind=kind, reason=reason, until=until, created_by=moderator)
@@ -184,7 +185,7 @@ def sanction_lift(*, moderator, user, reason: str, report: Report | None = None,
     _require("moderation.act_on_user", moderator, user)
     reason = _reason(reason)
     user = _locked_user(user)
-    done = _done_before(key=key, moderator=moderator, target=user)
+    done = _done_before(key=key, moderator=moderator, target=user, action=AuditEntry.Action.LIFT)
     if done is not None:
         return list(Sanction.objects.filter(pk__in=done.details["sanctions"]))
     active = list(selectors.active_sanctions(user=user).select_for_update())
@@ -208,7 +209,7 @@ def user_reset_display_name(*, moderator, user, reason: str, report: Report | No
     _require("moderation.act_on_user", moderator, user)
     reason = _reason(reason)
     user = _locked_user(user)
-    if _done_before(key=key, moderator=moderator, target=user) is not None:
+    if _done_before(key=key, moderator=moderator, target=user, action=AuditEntry.Action.RENAME) is not None:
         return user
     from accounts.models import display_name_taken
 

@@ -78,3 +78,16 @@ def test_another_form_acts_again(mod, bob):
 
     assert Sanction.objects.filter(user=bob, kind="warn").count() == 2
     assert AuditEntry.objects.filter(target=bob).count() == 2
+
+
+def test_the_same_form_sent_again_for_another_action_is_refused(mod, bob):
+    url = reverse("moderation:account_act", args=[bob.pk])
+    client = Client()
+    client.force_login(mod)
+    key = AccountActionForm().initial["key"]
+    assert client.post(url, {"action": "warn", "reason": "Be kind", "key": key}).status_code == 302
+
+    response = client.post(url, {"action": "ban", "reason": "Be kind", "key": key}, follow=True)
+
+    assert "This form was sent already" in response.content.decode()
+    assert list(Sanction.objects.filter(user=bob).values_list("kind", flat=True)) == ["warn"]
