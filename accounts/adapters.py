@@ -16,6 +16,22 @@ class AccountAdapter(DefaultAccountAdapter):
         user.language = language if language in supported else settings.LANGUAGE_CODE
         return super().save_user(request, user, form, commit=commit)
 
+    def clean_username(self, username: str, shallow: bool = False) -> str:
+        # Issue 26: a username is unique as names are compared (accounts/names.py), against
+        # the other accounts' usernames and display names: the full-width "alice" is alice's.
+        from django import forms
+        from django.utils.translation import gettext as _
+
+        from accounts.models import username_taken
+        from accounts.validators import validate_visible_name
+
+        username = super().clean_username(username, shallow=shallow)
+        validate_visible_name(username)
+        if not shallow and username_taken(username):
+            raise forms.ValidationError(
+                _("Another player has this name, or one that looks the same: choose another."))
+        return username
+
     def pre_login(self, request: HttpRequest, user: Any, **kwargs: Any) -> HttpResponse | None:
         # A suspended or banned account does not get in (issue 11): it is told why and until
         # when, and may appeal, on the page the refusal leads to.

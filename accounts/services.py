@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 from django.core.exceptions import ValidationError
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
-from accounts.models import User
+from accounts.models import User, display_name_taken
+
+NAME_TAKEN = gettext_lazy("Another player has this name, or one that looks the same: choose another.")
 
 
 def user_update_profile(*, user: User, display_name: str, language: str, time_zone: str) -> User:
@@ -21,11 +24,20 @@ def user_update_profile(*, user: User, display_name: str, language: str, time_zo
             values[name] = User._meta.get_field(name).clean(value, user)
         except ValidationError as e:
             errors[name] = e.error_list
+    if "display_name" not in errors and display_name_taken(values["display_name"], user=user):
+        errors["display_name"] = [ValidationError(NAME_TAKEN, code="display_name_taken")]
     if errors:
         raise ValidationError(errors)
+    previous = {name: getattr(user, name) for name in values}
     for name, value in values.items():
         setattr(user, name, value)
-    user.save(update_fields=list(values))
+    try:
+        with transaction.atomic():
+            user.save(update_fields=list(values))
+    except IntegrityError as e:  # the same name taken by another account at the same moment
+        for name, value in previous.items():
+            setattr(user, name, value)
+        raise ValidationError({"display_name": [ValidationError(NAME_TAKEN, code="display_name_taken")]}) from e
     return user
 
 

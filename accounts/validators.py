@@ -21,3 +21,15 @@ def validate_time_zone(value: str) -> None:
             code="invalid_time_zone",
             params={"value": value},
         )
+
+
+def validate_visible_name(value: str) -> None:
+    """A name others read: no control, format (bidi override, zero-width) or other invisible
+    characters (accounts/names.py)."""
+    from accounts.names import has_invisible
+
+    if has_invisible(value or ""):
+        raise ValidationError(
+            _("A name cannot hold control or invisible characters (such as text-direction marks)."),
+            code="invisible_characters",
+        )

@@ -1,7 +1,8 @@
 """The Jinja2 environment of the game page's hot partials (settings.TEMPLATES, "jinja2").
 
 Autoescaped like Django's templates; ``_()`` and ``ngettext()`` are Django's own translations, in
-the language active for the request; ``money`` and ``signed_money`` are the game page's filters.
+the language active for the request; ``money`` and ``signed_money`` are the game page's filters;
+``bdi`` and ``bdi_join`` isolate user-written names (accounts/names.py).
 
 A translation is markup, as Django's ``translate`` and ``blocktranslate`` treat the catalogue's
 words (they are the site's own, not a user's): ``{{ _("...%(name)s...")|format(name=x) }}``
@@ -35,8 +36,9 @@ from typing import Any
 
 from django.utils.translation import get_language, gettext, ngettext
 from jinja2 import Environment, Template
-from markupsafe import Markup
+from markupsafe import Markup, escape
 
+from accounts import names
 from config.words import keeper, per_language
 from games import formats
 
@@ -75,8 +77,13 @@ def environment(**options: Any) -> Environment:
     options.setdefault("autoescape", True)
     env = SiteEnvironment(extensions=["jinja2.ext.i18n"], **options)
     env.install_gettext_callables(_gettext, _ngettext, newstyle=False)
-    env.filters.update(money=formats.cost, signed_money=formats.signed_money)
+    env.filters.update(money=formats.cost, signed_money=formats.signed_money, bdi=names.bdi, bdi_join=_bdi_join)
     return env
+
+
+def _bdi_join(values, separator: str = ", ") -> Markup:
+    """Names, each isolated (accounts/names.py), joined: for names inside a sentence."""
+    return Markup(escape(separator)).join(names.bdi(v) for v in values)
 
 
 def _gettext(message: str) -> Markup:

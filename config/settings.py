@@ -274,6 +274,7 @@ WEB_PUSH_HOSTS = env_list("WEB_PUSH_HOSTS", [
     "fcm.googleapis.com", "push.services.mozilla.com", "notify.windows.com", "push.apple.com",
 ])
 WEB_PUSH_SCHEMES = ["https"]
+WEB_PUSH_PORTS = [443]
 
 # Security switches that only make sense behind HTTPS: on by default outside DEBUG, so that
 # `manage.py check --deploy` is clean with production settings; each can be turned off.

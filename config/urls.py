@@ -14,7 +14,7 @@ urlpatterns = [
     path("", include("ratings.urls")),
     path("i18n/", include("django.conf.urls.i18n")),
     # The e-mail provider's tracking webhooks (bounces, complaints): notifications/webhooks.py.
-    path("anymail/", include("anymail.urls")),
+    path("anymail/", include("config.anymail_urls")),
     path("admin/", admin.site.urls),
 ]
 

@@ -108,7 +108,3 @@ class NotSeated(NotAllowed):
 class LockedOut(NotAllowed):
     """The player's account is suspended or banned: their games go on without them (the view
     words why: moderation.selectors.lockout_refusal)."""
-
-
-class InvitationBlocked(NotAllowed):
-    """The invited address belongs to an account that blocks the host (issue 11)."""

@@ -24,6 +24,7 @@ from django.utils import timezone, translation
 from django.utils.translation import gettext_lazy as _
 
 from accounts.models import User
+from accounts.names import without_invisible
 from config.celery import app as celery_app
 from config.celery import queue_on_commit
 from games import hot_reads, hot_writes, live, pause, records, standing, vacation
@@ -39,7 +40,7 @@ from games.engine import (
     set_clock,
     waiting_on,
 )
-from games.errors import GameError, InvitationBlocked, LockedOut, NotAllowed, NotSeated, StaleVersion
+from games.errors import GameError, LockedOut, NotAllowed, NotSeated, StaleVersion
 from games.models import (
     AuctionRow,
     DeckRow,
@@ -123,7 +124,9 @@ def table_create(*, host, name: str, preset: str, options: dict[str, Any] | None
             raise GameError(_("a pause lasts from 1 to %(n)s minutes"), n=pause.PAUSE_MAX_MINUTES_MAX)
     # The default name is in the host's language (the request's), as they would type it.
     default = translation.gettext("%(name)s's table") % {"name": host.display_name or host.username}
-    name = (name or "").strip() or default
+    # A table's name loses its invisible characters (issue 26: a U+202E in it reversed the text
+    # after it on every page that showed it).
+    name = without_invisible(" ".join((name or "").split())) or default
     table = Table.objects.create(host=host, name=name[:80], preset=preset, options=options, pace=pace,
                                  turn_hours=turn_hours, seat_count=seat_count, is_private=is_private,
                                  absent_seat=absent_seat, vacation_days=vacation_days,
@@ -330,17 +333,18 @@ class Invited:
 @transaction.atomic
 def invitation_create(*, table: Table, by, email: str) -> Invited:
     """The host invites an address to their open table. Refused for anyone else, on a table that
-    is no longer open, to an account that blocks the host (InvitationBlocked), and past
-    INVITATIONS_PER_DAY in the last 24 hours; the e-mail is queued unless the address was already
-    invited here or e-mailed an invitation in the last day."""
+    is no longer open, and past INVITATIONS_PER_DAY in the last 24 hours; the e-mail is queued
+    unless the address was already invited here or e-mailed an invitation in the last day, or
+    its account blocks the host (answered as SENT all the same)."""
     now = timezone.now()
     table = _open_table(table.pk)
     if table.host_id != by.pk:
         raise NotAllowed(_("only the host may invite"))
     address = email.strip().lower()
     # Issue 11: a player who blocks another gets no invitations from them, by whatever path.
-    if is_blocked(blocker_email=address, blocked=by):
-        raise InvitationBlocked(_("This player does not accept invitations from you."))
+    # Issue 26: the host is answered as for any invitation (a refusal would tell them of the
+    # block); the row is kept, but nothing is e-mailed or notified, now or later.
+    blocked = is_blocked(blocker_email=address, blocked=by)
     existing = Invitation.objects.filter(table=table, email=address).first()
     if existing is not None:
         return Invited(existing, Invited.ALREADY)
@@ -352,9 +356,11 @@ def invitation_create(*, table: Table, by, email: str) -> Invited:
                          n=INVITATIONS_PER_DAY)
     recent = Invitation.objects.filter(email=address, emailed_at__gte=since).exists()
     inv = Invitation.objects.create(table=table, email=address, invited_by=by,
-                                    emailed_at=None if recent else now)
+                                    emailed_at=None if recent or blocked else now)
     if recent:
         return Invited(inv, Invited.RECENT)
+    if blocked:
+        return Invited(inv, Invited.SENT)
     queue_on_commit("games.tasks.send_invitation", inv.pk)
     return Invited(inv, Invited.SENT)
 

@@ -15,6 +15,7 @@ from django.utils import timezone
 from accounts.models import User
 from games import notifications, services
 from games.models import Game, Invitation
+from moderation.selectors import is_blocked
 from notifications import services as notification_services
 from notifications.models import Kind
 
@@ -104,6 +105,9 @@ def send_invitation(invitation_id: int) -> None:
     )
     if invitation is None or invitation.invited_by is None:
         # (Its sender deleted their account before it went out: no one to say it is from.)
+        return
+    if is_blocked(blocker_email=invitation.email, blocked=invitation.invited_by):
+        # The address's account blocks the sender (a block made since the invitation, too).
         return
     invitee = User.objects.filter(email__iexact=invitation.email, is_active=True).first()
     if invitee is None:

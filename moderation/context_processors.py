@@ -1,6 +1,6 @@
 from __future__ import annotations
 
-from functools import cache
+from functools import cache, partial
 
 from django.http import HttpRequest
 
@@ -15,4 +15,4 @@ def moderation(request: HttpRequest) -> dict:
         return {"moderation_badge": None}
     from moderation import selectors
 
-    return {"moderation_badge": cache(selectors.open_report_count)}
+    return {"moderation_badge": cache(partial(selectors.open_report_count, viewer=request.user))}

@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import secrets
 from datetime import timedelta
 
 from django import forms
@@ -28,6 +29,13 @@ class AccountActionForm(forms.Form):
     reason = forms.CharField(label=_("Reason (the player sees it)"), max_length=REASON_MAX_LENGTH,
                              widget=forms.Textarea(attrs={"rows": 2}))
     report = forms.IntegerField(required=False, widget=forms.HiddenInput)
+    # This form's own key (moderation.services: an action is done once per key).
+    key = forms.CharField(min_length=16, max_length=64, widget=forms.HiddenInput)
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        if not self.is_bound:
+            self.initial.setdefault("key", secrets.token_urlsafe(24))
 
     def duration_value(self) -> timedelta | None:
         return DURATIONS.get(self.cleaned_data.get("duration") or "")

@@ -225,11 +225,19 @@ class AuditEntry(models.Model):
     message = models.ForeignKey(ChatMessage, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
     report = models.ForeignKey(Report, null=True, blank=True, on_delete=models.SET_NULL, related_name="audit")
     details = models.JSONField(default=dict, blank=True)
+    # The moderator's form, once (issue 26): each account form carries a key of its own, and an
+    # action whose key is here already was done; the same form posted again, or fifty times at
+    # once, acts once. Blank for actions without a form.
+    request_key = models.CharField(max_length=64, blank=True, default="")
     created_at = models.DateTimeField(default=timezone.now, db_index=True)
 
     class Meta:
         ordering = ["-created_at", "-id"]
         verbose_name_plural = "audit entries"
+        constraints = [
+            models.UniqueConstraint(fields=["request_key"], condition=~models.Q(request_key=""),
+                                    name="audit_unique_request_key"),
+        ]
 
     def __str__(self) -> str:
         return f"{self.moderator_name} {self.action} {self.target_name}"

@@ -14,7 +14,7 @@ from django.db.models import Q
 
 from moderation.roles import MODERATORS_GROUP
 
-__all__ = ["MODERATORS_GROUP", "can", "protected_user_ids"]
+__all__ = ["MODERATORS_GROUP", "can", "protected_user_ids", "protected_users"]
 
 
 def _has(perm: str):
@@ -35,19 +35,25 @@ def is_authenticated(user) -> bool:
     return bool(user and user.is_authenticated)
 
 
-def protected_user_ids(ids) -> set[int]:
-    """Of these accounts, the staff, superusers and moderators, on whom no moderator acts (one
-    query, for a single account or for every author of a chat page)."""
+def protected_users():
+    """The staff, superusers and moderators: no moderator acts on them, and reports about them
+    are for staff (a queryset, to filter by)."""
     from django.contrib.auth import get_user_model
 
-    ids = {i for i in ids if i is not None}
-    if not ids:
-        return set()
     perm = {"codename": "access_moderation", "content_type__app_label": "moderation"}
     protected = (Q(is_staff=True) | Q(is_superuser=True)
                  | Q(**{f"groups__permissions__{k}": v for k, v in perm.items()})
                  | Q(**{f"user_permissions__{k}": v for k, v in perm.items()}))
-    return set(get_user_model().objects.filter(protected, pk__in=ids).values_list("pk", flat=True))
+    return get_user_model().objects.filter(protected)
+
+
+def protected_user_ids(ids) -> set[int]:
+    """Of these accounts, the staff, superusers and moderators, on whom no moderator acts (one
+    query, for a single account or for every author of a chat page)."""
+    ids = {i for i in ids if i is not None}
+    if not ids:
+        return set()
+    return set(protected_users().filter(pk__in=ids).values_list("pk", flat=True))
 
 
 def is_protected_user(user) -> bool:
@@ -80,13 +86,27 @@ def report_is_free_or_mine(user, report) -> bool:
     return report.claimed_by_id is None or report.claimed_by_id == user.pk
 
 
+@rules.predicate
+def report_is_about_protected(user, report) -> bool:
+    """A report about a moderator or staff: not for a moderator who is not staff (one
+    moderator does not dismiss a report about another, issue 26)."""
+    return report.target_id is not None and report.target_id in protected_user_ids([report.target_id])
+
+
+@rules.predicate
+def is_staff_member(user) -> bool:
+    return bool(user and user.is_authenticated and (user.is_staff or user.is_superuser))
+
+
 rules.add_rule("moderation.view_queue", is_moderator)
 rules.add_rule("moderation.view_account", is_moderator)
 rules.add_rule("moderation.act_on_user", is_moderator & may_act_on_accounts & ~target_is_self & ~target_is_protected)
 rules.add_rule("moderation.act_on_game", is_moderator & may_act_on_games)
 rules.add_rule("moderation.hide_messages", is_moderator & may_hide_messages)
 rules.add_rule("moderation.hide_message", is_moderator & may_hide_messages & ~author_is_protected)
-rules.add_rule("moderation.handle_report", is_moderator & ~report_is_about_self & report_is_free_or_mine)
+rules.add_rule("moderation.view_report", is_moderator & (is_staff_member | ~report_is_about_protected))
+rules.add_rule("moderation.handle_report", is_moderator & (is_staff_member | ~report_is_about_protected)
+               & ~report_is_about_self & report_is_free_or_mine)
 # Players: reporting and blocking need an account (suspended accounts cannot sign in at all).
 rules.add_rule("moderation.report", is_authenticated)
 rules.add_rule("moderation.block", is_authenticated & ~target_is_self)

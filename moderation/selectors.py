@@ -101,13 +101,25 @@ def lockout_refusal(*, user) -> str | None:
 # The queue
 # ---------------------------------------------------------------------------------------------
 
-def open_report_count() -> int:
-    return Report.objects.exclude(state=Report.State.RESOLVED).count()
+def _visible_reports(viewer) -> QuerySet[Report]:
+    """The reports ``viewer`` may see: all for staff; for other moderators, none about a
+    moderator or staff (moderation.view_report)."""
+    from moderation.permissions import protected_users
+
+    qs = Report.objects.all()
+    if viewer is not None and not (viewer.is_staff or viewer.is_superuser):
+        qs = qs.exclude(target__in=protected_users().values("pk"))
+    return qs
 
 
-def queue(*, state: str = "", reason: str = "", kind: str = "") -> QuerySet[Report]:
-    """Reports, the unresolved ones by default, oldest first (first come, first served)."""
-    qs = Report.objects.select_related("reporter", "target", "claimed_by", "game__table", "message")
+def open_report_count(*, viewer=None) -> int:
+    return _visible_reports(viewer).exclude(state=Report.State.RESOLVED).count()
+
+
+def queue(*, state: str = "", reason: str = "", kind: str = "", viewer=None) -> QuerySet[Report]:
+    """Reports, the unresolved ones by default, oldest first (first come, first served); those
+    ``viewer`` may see."""
+    qs = _visible_reports(viewer).select_related("reporter", "target", "claimed_by", "game__table", "message")
     qs = qs.filter(state=state) if state else qs.exclude(state=Report.State.RESOLVED)
     if reason:
         qs = qs.filter(reason=reason)

@@ -7,6 +7,7 @@ effect nor an audit row, and an audit row never describes something that did not
 
 from __future__ import annotations
 
+import unicodedata
 from datetime import timedelta
 from importlib import import_module
 from typing import Any
@@ -69,8 +70,16 @@ def _require(rule: str, user, obj=None) -> None:
         raise NotPermitted(_("You may not do that."))
 
 
+def _has_control(text: str) -> bool:
+    """Whether ``text`` holds a control character (a NUL byte, which PostgreSQL cannot store,
+    a bell, an escape): never part of what a person writes, once newlines and tabs are read."""
+    return any(unicodedata.category(c) == "Cc" for c in text)
+
+
 def _reason(reason: str) -> str:
     reason = (reason or "").strip()
+    if _has_control(reason.replace("\n", "").replace("\r", "").replace("\t", "")):
+        raise ModerationError(_("The reason holds a control character: write plain text."))
     if not reason:
         raise ModerationError(_("Give a reason: it is shown to the player and kept in the audit log."))
     if len(reason) > REASON_MAX_LENGTH:
@@ -83,11 +92,32 @@ def _name(user) -> str:
 
 
 def _audit(*, moderator, action: str, reason: str, target=None, until=None, game=None, message=None,
-           report=None, details: dict[str, Any] | None = None) -> AuditEntry:
-    return AuditEntry.objects.create(
-        moderator=moderator, moderator_name=_name(moderator), action=action, target=target,
-        target_name=_name(target), reason=reason, until=until, game=game, message=message, report=report,
-        details=details or {})
+           report=None, details: dict[str, Any] | None = None, key: str = "") -> AuditEntry:
+    fields = dict(moderator=moderator, moderator_name=_name(moderator), action=action, target=target,
+                  target_name=_name(target), reason=reason, until=until, game=game, message=message,
+                  report=report, details=details or {}, request_key=key)
+    if not key:
+        return AuditEntry.objects.create(**fields)
+    # The unique key is the last guard: _done_before, under the target's locked row, has already
+    # answered a second post of the same form.
+    try:
+        with transaction.atomic():
+            return AuditEntry.objects.create(**fields)
+    except IntegrityError as e:
+        raise ModerationError(_("This form was sent already: reload the page to act again.")) from e
+
+
+def _done_before(*, key: str, moderator, target, action: str) -> AuditEntry | None:
+    """The audit row of the action this form's ``key`` already did, if any (issue 26: the same
+    form posted fifty times at once acts once). Called with the target's row locked, so that
+    the posts of one form are checked one after the other."""
+    if not key:
+        return None
+    entry = AuditEntry.objects.filter(request_key=key).first()
+    if entry is not None and (entry.moderator_id != moderator.pk or entry.target_id != target.pk
+                              or entry.action != action):
+        raise ModerationError(_("This form was sent already: reload the page to act again."))
+    return entry
 
 
 def _locked_user(user):
@@ -120,7 +150,7 @@ _OUTCOME_OF = {
 
 @transaction.atomic
 def sanction_create(*, moderator, user, kind: str, reason: str, duration: timedelta | None = None,
-                    report: Report | None = None) -> Sanction:
+                    report: Report | None = None, key: str = "") -> Sanction:
     """Warn, mute, suspend or ban ``user``. Mutes and suspensions need a duration (at most a
     year); a ban lasts until lifted; a warning has none. Suspending or banning signs the user
     out everywhere. With ``report``, the report is resolved with the matching outcome."""
@@ -136,22 +166,28 @@ def sanction_create(*, moderator, user, kind: str, reason: str, duration: timede
     elif duration is not None:
         raise ModerationError(_("Warnings and bans have no duration."))
     user = _locked_user(user)
+    done = _done_before(key=key, moderator=moderator, target=user, action=kind)
+    if done is not None:
+        return Sanction.objects.get(pk=done.details["sanction"])
     sanction = Sanction.objects.create(user=user, kind=kind, reason=reason, until=until, created_by=moderator)
     if report is not None:
-        _resolve(moderator=moderator, report=report, outcome=_OUTCOME_OF[kind], note=reason)
+        _resolve(moderator=moderator, report=report, outcome=_OUTCOME_OF[kind], note=reason, target=user)
     _audit(moderator=moderator, action=kind, target=user, reason=reason, until=until, report=report,
-           details={"sanction": sanction.pk})
+           details={"sanction": sanction.pk}, key=key)
     if kind in (Sanction.Kind.SUSPEND, Sanction.Kind.BAN):
         _end_sessions(user)
     return sanction
 
 
 @transaction.atomic
-def sanction_lift(*, moderator, user, reason: str, report: Report | None = None) -> list[Sanction]:
+def sanction_lift(*, moderator, user, reason: str, report: Report | None = None, key: str = "") -> list[Sanction]:
     """Lift every active mute, suspension and ban of ``user``."""
     _require("moderation.act_on_user", moderator, user)
     reason = _reason(reason)
     user = _locked_user(user)
+    done = _done_before(key=key, moderator=moderator, target=user, action=AuditEntry.Action.LIFT)
+    if done is not None:
+        return list(Sanction.objects.filter(pk__in=done.details["sanctions"]))
     active = list(selectors.active_sanctions(user=user).select_for_update())
     if not active:
         raise ModerationError(_("This account has no active sanction to lift."))
@@ -160,26 +196,32 @@ def sanction_lift(*, moderator, user, reason: str, report: Report | None = None)
         sanction.lifted_at, sanction.lifted_by, sanction.lift_reason = now, moderator, reason
         sanction.save(update_fields=["lifted_at", "lifted_by", "lift_reason"])
     if report is not None:
-        _resolve(moderator=moderator, report=report, outcome=Report.Outcome.LIFTED, note=reason)
+        _resolve(moderator=moderator, report=report, outcome=Report.Outcome.LIFTED, note=reason, target=user)
     _audit(moderator=moderator, action=AuditEntry.Action.LIFT, target=user, reason=reason, report=report,
-           details={"sanctions": [s.pk for s in active], "kinds": [s.kind for s in active]})
+           details={"sanctions": [s.pk for s in active], "kinds": [s.kind for s in active]}, key=key)
     return active
 
 
 @transaction.atomic
-def user_reset_display_name(*, moderator, user, reason: str, report: Report | None = None):
+def user_reset_display_name(*, moderator, user, reason: str, report: Report | None = None, key: str = ""):
     """Force a display-name change: the name goes back to a neutral one the player replaces in
     their settings. The old name is kept in the audit row."""
     _require("moderation.act_on_user", moderator, user)
     reason = _reason(reason)
     user = _locked_user(user)
+    if _done_before(key=key, moderator=moderator, target=user, action=AuditEntry.Action.RENAME) is not None:
+        return user
+    from accounts.models import display_name_taken
+
     old = user.public_name
-    user.display_name = f"Player {user.pk}"
+    neutral = f"Player {user.pk}"
+    # (Should someone have taken the neutral name, the account shows its username instead.)
+    user.display_name = "" if display_name_taken(neutral, user=user) else neutral
     user.save(update_fields=["display_name"])
     if report is not None:
-        _resolve(moderator=moderator, report=report, outcome=Report.Outcome.RENAMED, note=reason)
+        _resolve(moderator=moderator, report=report, outcome=Report.Outcome.RENAMED, note=reason, target=user)
     _audit(moderator=moderator, action=AuditEntry.Action.RENAME, target=user, reason=reason, report=report,
-           details={"old_name": old, "new_name": user.display_name})
+           details={"old_name": old, "new_name": user.display_name}, key=key)
     return user
 
 
@@ -205,7 +247,8 @@ def game_remove_player(*, moderator, game: Game, user, reason: str, report: Repo
     except game_services.GameError as e:
         raise ModerationError(_("The player cannot be removed: %(reason)s"), reason=str(e)) from e
     if report is not None:
-        _resolve(moderator=moderator, report=report, outcome=Report.Outcome.REMOVED, note=reason)
+        _resolve(moderator=moderator, report=report, outcome=Report.Outcome.REMOVED, note=reason, target=user,
+                 game=game)
     _audit(moderator=moderator, action=AuditEntry.Action.FORFEIT, target=user, reason=reason, game=game,
            report=report)
     return sub.game
@@ -226,7 +269,7 @@ def game_close(*, moderator, game: Game, reason: str, report: Report | None = No
     live.publish_on_commit(game.pk, game.version)
     Table.objects.filter(pk=game.table_id).update(status=Table.Status.FINISHED)
     if report is not None:
-        _resolve(moderator=moderator, report=report, outcome=Report.Outcome.CLOSED, note=reason)
+        _resolve(moderator=moderator, report=report, outcome=Report.Outcome.CLOSED, note=reason, game=game)
     _audit(moderator=moderator, action=AuditEntry.Action.CLOSE_GAME, reason=reason, game=game, report=report)
     return game
 
@@ -261,6 +304,8 @@ def chat_post(*, user, game: Game, text: str, is_player: bool) -> ChatMessage:
     text = " ".join((text or "").split())  # one line: newlines and runs of spaces collapse
     if not text:
         raise ModerationError(_("Write something first."))
+    if _has_control(text):
+        raise ModerationError(_("A message holds only text: no control characters."))
     if len(text) > CHAT_MAX_LENGTH:
         raise ModerationError(_("A message is at most %(n)s characters long."), n=CHAT_MAX_LENGTH)
     # The user's row is locked so that two posts at once (a double click) count each other.
@@ -286,7 +331,7 @@ def message_set_hidden(*, moderator, message: ChatMessage, hidden: bool, reason:
     message.save(update_fields=["hidden_at", "hidden_by"])
     live.publish_chat_on_commit(message.game_id)
     if report is not None:
-        _resolve(moderator=moderator, report=report, outcome=Report.Outcome.HIDDEN, note=reason)
+        _resolve(moderator=moderator, report=report, outcome=Report.Outcome.HIDDEN, note=reason, message=message)
     _audit(moderator=moderator,
            action=AuditEntry.Action.HIDE_MESSAGE if hidden else AuditEntry.Action.UNHIDE_MESSAGE,
            target=message.author, reason=reason, game=message.game, message=message, report=report,
@@ -387,11 +432,29 @@ def report_claim(*, moderator, report: Report) -> Report:
     return report
 
 
-def _resolve(*, moderator, report: Report, outcome: str, note: str) -> Report:
+def _is_about(report: Report, *, target=None, game: Game | None = None, message: ChatMessage | None = None) -> bool:
+    """Whether an action on ``target`` (in ``game``), on ``game`` or on ``message`` answers
+    ``report``: it must be about the same account, game or message (issue 26: a report about
+    staff was resolved as "muted" by bob's mute)."""
+    if message is not None:
+        return report.message_id == message.pk or (
+            report.message_id is None and report.target_id is not None and report.target_id == message.author_id)
+    if target is not None:
+        return report.target_id == target.pk or (
+            game is not None and report.target_id is None and report.game_id == game.pk)
+    if game is not None:
+        return report.game_id == game.pk
+    return True
+
+
+def _resolve(*, moderator, report: Report, outcome: str, note: str, target=None, game: Game | None = None,
+             message: ChatMessage | None = None) -> Report:
     report = _locked_report(report)
     if report.state == Report.State.RESOLVED:
         raise ModerationError(_("This report is already resolved."))
     _require("moderation.handle_report", moderator, report)
+    if not _is_about(report, target=target, game=game, message=message):
+        raise ModerationError(_("That report is about someone or something else: it was left as it is."))
     if outcome not in Report.Outcome.values:
         raise ModerationError(_("Choose an outcome from the list."))
     now = timezone.now()

@@ -13,7 +13,7 @@ from typing import Any
 from django.contrib import messages
 from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
-from django.core.exceptions import PermissionDenied
+from django.core.exceptions import BadRequest, PermissionDenied
 from django.core.paginator import Paginator
 from django.db.models import Q
 from django.db.models.fields.json import KT
@@ -53,11 +53,16 @@ def _moderator(request: HttpRequest, rule: str = "moderation.view_queue", obj=No
 
 
 def _next(request: HttpRequest, default: str) -> str:
+    """Where to go after the form: its ``next``, a path of this site, else ``default``. Read
+    before anything is written: a ``next`` that is not such a path (another site, or "abc",
+    which redirect() would take for a view's name) is a 400, and nothing changes."""
     target = request.POST.get("next") or request.GET.get("next") or ""
-    if target and url_has_allowed_host_and_scheme(target, allowed_hosts={request.get_host()},
-                                                  require_https=request.is_secure()):
-        return target
-    return default
+    if not target:
+        return default
+    if not target.startswith("/") or not url_has_allowed_host_and_scheme(
+            target, allowed_hosts={request.get_host()}, require_https=request.is_secure()):
+        raise BadRequest("next is not a path of this site")
+    return target
 
 
 def _refused(request: HttpRequest, error: services.ModerationError) -> None:
@@ -65,9 +70,13 @@ def _refused(request: HttpRequest, error: services.ModerationError) -> None:
 
 
 def _report_or_none(request: HttpRequest, raw) -> Report | None:
+    """The report an action cites: none, or one that exists (404); not a number is a 400."""
     if raw in (None, ""):
         return None
-    return get_object_or_404(Report, pk=raw)
+    report_id = _int(raw)
+    if report_id is None:
+        raise BadRequest("report is not a number")
+    return get_object_or_404(Report, pk=report_id)
 
 
 def _game_for(request: HttpRequest, game_id: int) -> tuple[Game, list[Seat], Seat | None]:
@@ -92,7 +101,7 @@ def queue(request: HttpRequest) -> HttpResponse:
     state = state if state in Report.State.values else ""
     reason = reason if reason in Report.Reason.values else ""
     kind = kind if kind in Report.Kind.values else ""
-    page = Paginator(selectors.queue(state=state, reason=reason, kind=kind), QUEUE_PAGE).get_page(
+    page = Paginator(selectors.queue(state=state, reason=reason, kind=kind, viewer=request.user), QUEUE_PAGE).get_page(
         request.GET.get("page"))
     # Find an account by its username or display name, to act on it without a report.
     q = request.GET.get("q", "").strip()[:150]
@@ -148,6 +157,7 @@ def report_detail(request: HttpRequest, report_id: int) -> HttpResponse:
     report = get_object_or_404(Report.objects.select_related(
         "reporter", "target", "claimed_by", "resolved_by", "message__author", "game__table", "sanction", "trade"),
         pk=report_id)
+    _moderator(request, "moderation.view_report", report)
     target = report.target
     ctx = {
         "report": report,
@@ -173,6 +183,7 @@ def report_detail(request: HttpRequest, report_id: int) -> HttpResponse:
 def report_claim(request: HttpRequest, report_id: int) -> HttpResponse:
     _moderator(request)
     report = get_object_or_404(Report, pk=report_id)
+    _moderator(request, "moderation.view_report", report)
     try:
         services.report_claim(moderator=request.user, report=report)
     except services.ModerationError as e:
@@ -185,6 +196,7 @@ def report_claim(request: HttpRequest, report_id: int) -> HttpResponse:
 def report_resolve(request: HttpRequest, report_id: int) -> HttpResponse:
     _moderator(request)
     report = get_object_or_404(Report, pk=report_id)
+    _moderator(request, "moderation.view_report", report)
     form = ResolveForm(request.POST)
     if not form.is_valid():
         messages.error(request, _("Choose an outcome and write a note."))
@@ -220,20 +232,25 @@ def account_act(request: HttpRequest, user_id: int) -> HttpResponse:
     form = AccountActionForm(request.POST)
     back = _next(request, reverse("moderation:account", args=[target.pk]))
     if not form.is_valid():
-        messages.error(request, _("Choose an action and give a reason."))
+        if "key" in form.errors:  # (a form not drawn by the site's page)
+            messages.error(request, _("This form is out of date: reload the page."))
+        else:
+            messages.error(request, _("Choose an action and give a reason."))
         return redirect(back)
     data = form.cleaned_data
     report = _report_or_none(request, data.get("report"))
     action = data["action"]
+    key = data["key"]
     try:
         if action == "lift":
-            services.sanction_lift(moderator=request.user, user=target, reason=data["reason"], report=report)
+            services.sanction_lift(moderator=request.user, user=target, reason=data["reason"], report=report,
+                                   key=key)
         elif action == "rename":
             services.user_reset_display_name(moderator=request.user, user=target, reason=data["reason"],
-                                             report=report)
+                                             report=report, key=key)
         else:
             services.sanction_create(moderator=request.user, user=target, kind=action, reason=data["reason"],
-                                     duration=form.duration_value(), report=report)
+                                     duration=form.duration_value(), report=report, key=key)
     except services.ModerationError as e:
         _refused(request, e)
         return redirect(back)
@@ -280,10 +297,10 @@ def message_hide(request: HttpRequest, message_id: int) -> HttpResponse:
     hidden = request.POST.get("hidden", "1") != "0"
     # From the chat panel (htmx) the answer is the redrawn panel, with a refusal in it.
     in_panel = bool(request.htmx) and not request.POST.get("next")
+    report = _report_or_none(request, request.POST.get("report"))
     try:
         services.message_set_hidden(moderator=request.user, message=message, hidden=hidden,
-                                    reason=request.POST.get("reason", ""),
-                                    report=_report_or_none(request, request.POST.get("report")))
+                                    reason=request.POST.get("reason", ""), report=report)
     except services.ModerationError as e:
         if in_panel:
             return chat_panel_response(request, message.game_id, error=e.localized(), status=400)
@@ -345,7 +362,7 @@ def report_new(request: HttpRequest) -> HttpResponse:
     data = request.POST if request.method == "POST" else request.GET
     subject = _report_subject(request, data)
     game = subject["game"]
-    back = reverse("games:game", args=[game.pk]) if game else reverse("games:lobby")
+    back = _next(request, reverse("games:game", args=[game.pk]) if game else reverse("games:lobby"))
     if request.method == "POST":
         form = ReportForm(request.POST)
         if form.is_valid():
@@ -356,13 +373,13 @@ def report_new(request: HttpRequest) -> HttpResponse:
                 form.add_error(None, e.localized())
             else:
                 messages.success(request, _("Thank you: the moderators have your report."))
-                return redirect(_next(request, back))
+                return redirect(back)
         status = 400
     else:
         form = ReportForm(initial={"target": data.get("target"), "game": data.get("game"),
                                    "message": data.get("message")})
         status = 200
-    return render(request, "moderation/report_form.html", {"form": form, "back": _next(request, back), **subject},
+    return render(request, "moderation/report_form.html", {"form": form, "back": back, **subject},
                   status=status)
 
 

@@ -212,9 +212,11 @@ def service_worker(request: HttpRequest) -> HttpResponse:
 
 
 def _json_body(request: HttpRequest) -> dict | None:
+    """The request's JSON object, or None for anything else: not UTF-8, not JSON, not an
+    object, or nested deeper than the decoder recurses (a RecursionError, once a 500)."""
     try:
         body = json.loads(request.body.decode("utf-8"))
-    except (UnicodeDecodeError, ValueError):
+    except (UnicodeDecodeError, ValueError, RecursionError):
         return None
     return body if isinstance(body, dict) else None
 
@@ -226,11 +228,20 @@ def push_subscribe(request: HttpRequest) -> HttpResponse:
 
     if not push.enabled():
         return JsonResponse({"error": _("Browser notifications are not available on this site.")}, status=404)
-    body = _json_body(request) or {}
+    body = _json_body(request)
+    if body is None:
+        return JsonResponse({"error": _("This browser's subscription could not be used.")}, status=400)
     keys = body.get("keys") if isinstance(body.get("keys"), dict) else {}
     try:
         push.subscription_save(user=request.user, endpoint=str(body.get("endpoint") or ""),
                                p256dh=str(keys.get("p256dh") or ""), auth=str(keys.get("auth") or ""))
+    except push.SubscriptionTaken:
+        return JsonResponse({"error": _("This browser receives another account's notifications: turn them off "
+                                        "there first.")}, status=409)
+    except push.TooManySubscriptions:
+        return JsonResponse({"error": _("Browser notifications are on in %(n)s browsers of yours already: turn "
+                                        "them off in one of them first.") % {"n": push.MAX_SUBSCRIPTIONS}},
+                            status=400)
     except push.BadSubscription:
         return JsonResponse({"error": _("This browser's subscription could not be used.")}, status=400)
     return JsonResponse({"ok": True}, status=201)

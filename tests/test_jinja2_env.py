@@ -18,7 +18,7 @@ pytestmark = pytest.mark.django_db
 def _plain_twin(env: SiteEnvironment) -> jinja2.Environment:
     twin = jinja2.Environment(loader=env.loader, autoescape=env.autoescape, extensions=["jinja2.ext.i18n"])
     twin.install_gettext_callables(env.globals["gettext"], env.globals["ngettext"], newstyle=False)
-    twin.filters.update(money=env.filters["money"], signed_money=env.filters["signed_money"])
+    twin.filters.update({name: env.filters[name] for name in ("money", "signed_money", "bdi", "bdi_join")})
     return twin
 
 

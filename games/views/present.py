@@ -16,6 +16,7 @@ from typing import Any
 
 from django.utils.translation import ngettext, pgettext
 
+from accounts.names import isolated
 from config.words import gettext as _
 from games.engine import (
     CASINO_STAKE,
@@ -686,11 +687,14 @@ def log_entries(rows: list[dict[str, Any]], names: list[str], board, *,
         dice = next((e["dice"] for e in events if e.get("e") == "roll"), None)
         seat = row.get("seat")
         who = names[seat] if isinstance(seat, int) and 0 <= seat < len(names) else ""
+        lines = _site_lines(row, who) + event_lines(events, names, board, reason=row.get("reason"))
         out.append({
             "seq": row["seq"], "source": row.get("source", ""),
             "who": who,
             "colour": PLAYER_COLOURS[seat % len(PLAYER_COLOURS)] if isinstance(seat, int) else None,
-            "lines": _site_lines(row, who) + event_lines(events, names, board, reason=row.get("reason")),
+            "lines": lines,
+            # The same as markup, each player's name isolated (<bdi>: issue 26), for the page.
+            "marked": [isolated(line, names) for line in lines],
             "dice": dice_view(dice) if dice else None,
             "at": row.get("created_at"),
         })

@@ -26,7 +26,15 @@
       method: "POST", credentials: "same-origin",
       headers: { "Content-Type": "application/json", "X-CSRFToken": csrf },
       body: JSON.stringify(body)
-    }).then(function (r) { if (!r.ok) throw new Error("HTTP " + r.status); return r; });
+    }).then(function (r) {
+      if (r.ok) return r;
+      // The site's own words for a refusal (too many browsers, another account's), if it gave any.
+      return r.json().catch(function () { return {}; }).then(function (answer) {
+        var error = new Error("HTTP " + r.status);
+        error.words = answer && answer.error;
+        throw error;
+      });
+    });
   }
 
   function show(subscribed) {
@@ -53,9 +61,16 @@
       return Notification.requestPermission().then(function (permission) {
         if (permission !== "granted") { say("denied"); return null; }
         return registration.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: key(box.getAttribute("data-key")) })
-          .then(function (s) { return post(box.getAttribute("data-subscribe"), s.toJSON()); })
+          .then(function (s) {
+            return post(box.getAttribute("data-subscribe"), s.toJSON()).catch(function (error) {
+              // Refused by the site: the browser's subscription goes too, so that both agree.
+              return s.unsubscribe().then(function () { throw error; }, function () { throw error; });
+            });
+          })
           .then(function () { show(true); });
       });
-    }).catch(function () { say("failed"); }).then(function () { button.disabled = false; });
+    }).catch(function (error) {
+      if (error && error.words) { status.textContent = error.words; } else { say("failed"); }
+    }).then(function () { button.disabled = false; });
   });
 })();

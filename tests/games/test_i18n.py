@@ -364,7 +364,8 @@ def test_game_page_speaks_the_signed_in_players_language(client, game_to_roll, l
     words = WORDS[language]
     assert f'<html lang="{language}"' in html
     assert words["roll"] in html
-    assert words["log"].format(first=first_player(game_to_roll)) in html
+    # (The player's name is isolated on the page: <bdi>, issue 26.)
+    assert words["log"].format(first=f"<bdi>{first_player(game_to_roll)}</bdi>") in html
     for other in {"en", "es", "ca"} - {language}:
         assert WORDS[other]["roll"] not in html
 
@@ -402,4 +403,4 @@ def test_anonymous_visitor_gets_the_browsers_language(client, game_to_roll, lang
     assert WORDS[language]["lobby"] in lobby
     assert WORDS[language]["watching"] in game
     assert WORDS[language]["roll"] not in game  # a watcher has no buttons
-    assert WORDS[language]["log"].format(first=first_player(game_to_roll)) in game
+    assert WORDS[language]["log"].format(first=f"<bdi>{first_player(game_to_roll)}</bdi>") in game

@@ -69,7 +69,7 @@ def test_my_games_names_the_winner_by_the_current_display_name(client, alice, bo
 
     html = client.get(reverse("games:my_games")).content.decode()
 
-    assert "Winner: Alicia" in html
+    assert "Winner: <bdi>Alicia</bdi>" in html
     assert "Alice" not in html
 
 

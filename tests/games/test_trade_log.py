@@ -108,8 +108,9 @@ def test_the_game_log_says_what_the_trade_contained(client, traded):
 
     html = client.get(reverse("games:game", args=[game.pk])).content.decode()
 
-    assert f"{names[0]} offers {names[1]} a trade (#1): $10 and {mine} for {theirs}." in html
-    assert f"Trade #1 is accepted: {names[0]} gives $10 and {mine}; {names[1]} gives {theirs}." in html
+    assert f"<bdi>{names[0]}</bdi> offers <bdi>{names[1]}</bdi> a trade (#1): $10 and {mine} for {theirs}." in html
+    assert (f"Trade #1 is accepted: <bdi>{names[0]}</bdi> gives $10 and {mine}; <bdi>{names[1]}</bdi> gives "
+            f"{theirs}.") in html
 
 
 @pytest.mark.django_db

@@ -11,6 +11,7 @@ from moderation import services
 from moderation.models import ChatMessage
 from moderation.permissions import MODERATORS_GROUP
 from tests.factories import UserFactory
+from tests.games.conftest import celery_eager  # noqa: F401
 from tests.games.play_helpers import start_game
 
 

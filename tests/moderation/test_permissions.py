@@ -33,8 +33,8 @@ def _actions(report, bob, game):
     return [
         (reverse("moderation:report_claim", args=[report.pk]), {}),
         (reverse("moderation:report_resolve", args=[report.pk]), {"outcome": "no_action", "note": "fine"}),
-        (reverse("moderation:account_act", args=[bob.pk]), {"action": "warn", "reason": "be kind"}),
-        (reverse("moderation:account_act", args=[bob.pk]), {"action": "ban", "reason": "spam"}),
+        (reverse("moderation:account_act", args=[bob.pk]), {"action": "warn", "reason": "be kind", "key": "k" * 20}),
+        (reverse("moderation:account_act", args=[bob.pk]), {"action": "ban", "reason": "spam", "key": "l" * 20}),
         (reverse("moderation:game_act", args=[game.pk]), {"action": "close", "reason": "abandoned"}),
         (reverse("moderation:game_act", args=[game.pk]), {"action": "remove", "user": bob.pk, "reason": "x"}),
         (reverse("moderation:message_hide", args=[report.message_id]), {"reason": "insult"}),
@@ -93,7 +93,8 @@ def test_moderators_cannot_act_on_moderators_staff_or_themselves(client, mod, mo
     client.force_login(mod)
     for target in (mod2, staff, mod):
         response = client.post(reverse("moderation:account_act", args=[target.pk]),
-                               {"action": "suspend", "duration": "1d", "reason": "no"}, follow=True)
+                               {"action": "suspend", "duration": "1d", "reason": "no", "key": "m" * 20},
+                               follow=True)
         assert "You may not do that." in response.content.decode()
         page = client.get(reverse("moderation:account", args=[target.pk])).content.decode()
         assert "You may not act on this account" in page

@@ -165,8 +165,8 @@ def _absent_players_game(mod, kind: str | None) -> tuple[Game, list[tuple]]:
     from tests.factories import UserFactory
     from tests.games.play_helpers import next_move
 
-    ana = UserFactory(username=f"ana-{kind}", display_name="Ana")
-    ben = UserFactory(username=f"ben-{kind}", display_name="Ben")
+    ana = UserFactory(username=f"ana-{kind}", display_name=f"Ana {kind}")  # (one name per account)
+    ben = UserFactory(username=f"ben-{kind}", display_name=f"Ben {kind}")
     table = game_services.table_create(host=ana, name="Absent", preset="classic", pace=Table.Pace.LIVE, seat_count=2,
                                        absent_seat=Table.AbsentSeat.BOT)
     game_services.table_join(table=table, user=ben)

@@ -9,6 +9,7 @@ import base64
 import hashlib
 import hmac
 import json
+import logging
 import os
 import re
 import subprocess
@@ -66,9 +67,11 @@ def _invitation_item(user, table_invitation_pk: int, n: int) -> list:
 
 @pytest.mark.django_db
 def test_a_postmark_bounce_stops_the_e_mails_to_that_address(
-    client, alice, bob, make_table, mailoutbox, webhooks
+    client, alice, bob, make_table, mailoutbox, webhooks, settings
 ):
     from games import services
+
+    settings.EMAIL_PROVIDER = "postmark"
 
     url = reverse("anymail:postmark_tracking_webhook")
     # Without the basic-auth secret, or with a wrong one: refused, nothing marked.
@@ -91,7 +94,8 @@ def test_a_postmark_bounce_stops_the_e_mails_to_that_address(
 
 
 @pytest.mark.django_db
-def test_a_signed_mailgun_complaint_marks_the_address_and_a_forged_one_does_not(client, bob, webhooks):
+def test_a_signed_mailgun_complaint_marks_the_address_and_a_forged_one_does_not(client, bob, webhooks, settings):
+    settings.EMAIL_PROVIDER = "mailgun"
     url = reverse("anymail:mailgun_tracking_webhook")
 
     forged = client.post(url, _mailgun_event(bob.email, "complained", key="not-the-key"),
@@ -180,8 +184,9 @@ PROVIDER_EVENTS = [
 @pytest.mark.django_db
 @pytest.mark.parametrize(("provider", "payload", "marked"), PROVIDER_EVENTS)
 def test_only_hard_bounces_complaints_and_permanent_refusals_mark_the_address(
-    client, bob, webhooks, provider, payload, marked
+    client, bob, webhooks, provider, payload, marked, settings
 ):
+    settings.EMAIL_PROVIDER = provider
     url = reverse(f"anymail:{provider}_tracking_webhook")
     body = payload(bob.email)
     if isinstance(body, dict):  # (Mandrill posts a form, signed)
@@ -274,3 +279,27 @@ def test_the_provider_is_chosen_by_environment_variables():
     assert unknown.returncode != 0 and "EMAIL_PROVIDER" in unknown.stderr
     no_secret = _settings_of(EMAIL_PROVIDER="sendgrid", EMAIL_PROVIDER_KEY="k", DEBUG="false", SECRET_KEY="x" * 50)
     assert no_secret.returncode != 0 and "ANYMAIL_WEBHOOK_SECRET" in no_secret.stderr
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("configured", ["", "mailgun", "postmark"])
+def test_anonymous_posts_to_the_webhooks_are_refused_without_a_server_error(client, bob, caplog, settings,
+                                                                            configured):
+    """Issue 26: Mailgun's and Mandrill's webhooks, their signing keys unset, raised anymail's
+    configuration error at each anonymous POST (a 500 and a traceback); the others logged a
+    traceback for the missing secret. Only the provider the site sends through is served (404
+    for the others, and for it too while its settings are incomplete); it refuses the POST (400)
+    with one line in the log."""
+    settings.EMAIL_PROVIDER = configured
+    providers = ["mailgun", "mandrill", "postmark", "sendgrid", "brevo", "sparkpost", "mailersend", "postal",
+                 "unisender_go", "amazon_ses", "sendinblue", "mailjet", "resend", "mailtrap"]
+    expected = {name: 404 for name in providers}
+    if configured == "postmark":
+        expected["postmark"] = 400  # served, and the POST has no secret
+    for provider in providers:
+        for body in (_postmark_bounce(bob.email), _mailgun_event(bob.email, "complained"), "{}"):
+            response = client.post(f"/anymail/{provider}/tracking/", body, content_type="application/json")
+            assert response.status_code == expected[provider], provider
+
+    assert not Undeliverable.objects.exists()
+    assert not [r for r in caplog.records if r.levelno >= logging.ERROR or r.exc_info]

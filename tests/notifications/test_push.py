@@ -36,10 +36,13 @@ def _unb64(text: str) -> bytes:
 
 
 class FakePushService:
-    """Records every POST; /gone answers 410, /missing 404, /broken 500, anything else 201."""
+    """Records every POST; /gone answers 410, /missing 404, /broken 500, anything else 201; a
+    path under /hang/ never answers (until the test ends), calling ``on_hang`` first."""
 
     def __init__(self) -> None:
         self.received: list[dict] = []
+        self.on_hang = lambda: None
+        self.released = threading.Event()
         service = self
 
         class Handler(BaseHTTPRequestHandler):
@@ -47,6 +50,10 @@ class FakePushService:
                 body = self.rfile.read(int(self.headers.get("Content-Length", 0)))
                 headers = {k.lower(): v for k, v in self.headers.items()}
                 service.received.append({"path": self.path, "headers": headers, "body": body})
+                if self.path.startswith("/hang/"):
+                    service.on_hang()
+                    service.released.wait(30)
+                    return
                 status = {"/gone": 410, "/missing": 404, "/broken": 500}.get(self.path, 201)
                 self.send_response(status)
                 self.send_header("Content-Length", "0")
@@ -61,6 +68,7 @@ class FakePushService:
         self.thread.start()
 
     def close(self) -> None:
+        self.released.set()
         self.server.shutdown()
         self.server.server_close()
 
@@ -90,6 +98,7 @@ def fake_push(settings):
     settings.VAPID_SUBJECT = SUBJECT
     settings.WEB_PUSH_HOSTS = ["127.0.0.1"]
     settings.WEB_PUSH_SCHEMES = ["http"]
+    settings.WEB_PUSH_PORTS = [service.server.server_address[1]]
     yield service
     service.close()
 
@@ -229,3 +238,148 @@ def test_the_service_worker_is_served_for_the_whole_site_and_the_settings_offer_
     page = client.get(reverse("notifications:preferences")).content.decode()
     assert f'data-key="{push.public_key()}"' in page
     assert "/static/js/push.js" in page
+
+
+@pytest.mark.django_db
+def test_json_nested_thousands_deep_is_a_400_and_changes_nothing(client, bob, fake_push):
+    client.force_login(bob)
+    browser = Browser()
+    endpoint = fake_push.origin + "/push/1"
+    assert _subscribe(client, browser.subscription(endpoint)).status_code == 201
+    deep = "[" * 5000 + "]" * 5000
+    nested = '{"endpoint": "' + endpoint + '", "keys": ' + deep + "}"
+
+    for name in ("notifications:push_subscribe", "notifications:push_unsubscribe"):
+        for body in (deep, nested, '{"a":' * 5000 + "1" + "}" * 5000):
+            response = client.post(reverse(name), body, content_type="application/json")
+            assert response.status_code == 400, name
+
+    assert list(PushSubscription.objects.values_list("user", "endpoint")) == [(bob.pk, endpoint)]
+
+
+def _refusal(response) -> str:
+    return response.json()["error"]
+
+
+@pytest.mark.django_db
+def test_an_account_has_push_on_in_at_most_ten_browsers(client, bob, fake_push):
+    client.force_login(bob)
+    browsers = [Browser() for _ in range(push.MAX_SUBSCRIPTIONS + 1)]
+    for i, browser in enumerate(browsers[:-1]):
+        assert _subscribe(client, browser.subscription(f"{fake_push.origin}/push/{i}")).status_code == 201
+
+    response = _subscribe(client, browsers[-1].subscription(f"{fake_push.origin}/push/last"))
+
+    assert response.status_code == 400 and "in 10 browsers of yours already" in _refusal(response)
+    assert PushSubscription.objects.filter(user=bob).count() == push.MAX_SUBSCRIPTIONS
+    # A browser already on renews its keys: that is not one more.
+    renewed = Browser()
+    assert _subscribe(client, renewed.subscription(f"{fake_push.origin}/push/0")).status_code == 201
+    assert PushSubscription.objects.get(endpoint=f"{fake_push.origin}/push/0").p256dh == renewed.p256dh
+    assert PushSubscription.objects.filter(user=bob).count() == push.MAX_SUBSCRIPTIONS
+
+
+@pytest.mark.django_db
+def test_another_accounts_endpoint_is_refused_not_moved(client, alice, bob, fake_push):
+    endpoint = fake_push.origin + "/push/bobs"
+    bobs = Browser()
+    client.force_login(bob)
+    assert _subscribe(client, bobs.subscription(endpoint)).status_code == 201
+
+    client.force_login(alice)
+    response = _subscribe(client, Browser().subscription(endpoint))
+
+    assert response.status_code == 409 and "another account" in _refusal(response)
+    row = PushSubscription.objects.get()
+    assert (row.user, row.endpoint, row.p256dh) == (bob, endpoint, bobs.p256dh)
+
+
+def _point_off_the_curve() -> str:
+    from cryptography.hazmat.primitives.asymmetric import ec
+
+    point = bytearray(_unb64(Browser().p256dh))
+    for _ in range(100):
+        point[-1] ^= 1
+        try:
+            ec.EllipticCurvePublicKey.from_encoded_point(ec.SECP256R1(), bytes(point))
+        except ValueError:
+            return _b64(bytes(point))
+    raise AssertionError("no point off the curve found")
+
+
+def _compressed() -> str:
+    from cryptography.hazmat.primitives import serialization
+
+    key = ec.generate_private_key(ec.SECP256R1()).public_key()
+    return _b64(key.public_bytes(serialization.Encoding.X962, serialization.PublicFormat.CompressedPoint))
+
+
+BAD_SUBSCRIPTIONS = {
+    "another port": lambda origin, good: {**good, "endpoint": origin.rsplit(":", 1)[0] + ":1/push/x"},
+    "credentials": lambda origin, good: {**good, "endpoint": origin.replace("://", "://user:pw@") + "/push/x"},
+    "a user name": lambda origin, good: {**good, "endpoint": origin.replace("://", "://user@") + "/push/x"},
+    "a bad port": lambda origin, good: {**good, "endpoint": origin + "99999/push/x"},
+    "a point off the curve": lambda origin, good: {**good, "keys": {**good["keys"], "p256dh": _point_off_the_curve()}},
+    "a compressed point": lambda origin, good: {**good, "keys": {**good["keys"], "p256dh": _compressed()}},
+    "65 bytes of zeros": lambda origin, good: {**good, "keys": {**good["keys"], "p256dh": _b64(bytes(65))}},
+    "standard base64": lambda origin, good: {**good, "keys": {**good["keys"],
+                                                            "p256dh": good["keys"]["p256dh"][:-2] + "+/"}},
+    "a 15-byte auth": lambda origin, good: {**good, "keys": {**good["keys"], "auth": _b64(os.urandom(15))}},
+    "a 17-byte auth": lambda origin, good: {**good, "keys": {**good["keys"], "auth": _b64(os.urandom(17))}},
+    "auth not base64": lambda origin, good: {**good, "keys": {**good["keys"], "auth": "!!!!!!!!!!!!!!!!!!!!!!"}},
+    "keys missing": lambda origin, good: {"endpoint": good["endpoint"]},
+}
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("case", BAD_SUBSCRIPTIONS)
+def test_a_subscription_with_another_port_credentials_or_invalid_keys_is_refused(client, bob, fake_push, case):
+    client.force_login(bob)
+    good = Browser().subscription(fake_push.origin + "/push/x")
+
+    response = _subscribe(client, BAD_SUBSCRIPTIONS[case](fake_push.origin, good))
+
+    assert response.status_code == 400
+    assert not PushSubscription.objects.exists()
+    assert _subscribe(client, good).status_code == 201  # (the good one passes)
+
+
+@pytest.mark.django_db
+def test_push_services_that_never_answer_cost_one_budget_per_notification(fake_push, bob, monkeypatch):
+    """Ten browsers whose push service never answers: the pushes stop once the budget is
+    spent. The budget is counted on a clock of the test's, which each hanging request moves
+    on by 0.3 s (so the test depends on no real durations): 0.3, 0.6, 0.9, 1.2 > 1.0."""
+    now = [0.0]
+
+    def hang():
+        now[0] += 0.3
+
+    fake_push.on_hang = hang
+    monkeypatch.setattr(push, "_clock", lambda: now[0])
+    monkeypatch.setattr(push, "PUSH_BUDGET", 1.0)
+    monkeypatch.setattr(push, "PUSH_TIMEOUT", 1.0)  # real seconds each hanging request waits
+    for i in range(push.MAX_SUBSCRIPTIONS):
+        PushSubscription.objects.create(user=bob, endpoint=f"{fake_push.origin}/hang/{i}",
+                                        **Browser().subscription("")["keys"])
+
+    assert push.send(user_id=bob.pk, payload={"title": "t", "body": "b", "url": "/"}) == 0
+
+    assert len(fake_push.received) == 4
+
+
+@pytest.mark.django_db
+def test_a_browser_whose_push_raises_does_not_keep_the_others_from_theirs(fake_push, bob):
+    fine = Browser()
+    PushSubscription.objects.create(user=bob, endpoint=fake_push.origin + "/fine/1",
+                                    **fine.subscription("")["keys"])
+    # Rows stored before the keys were checked: pywebpush raises on them, a ValueError for a
+    # point off the curve (not a network error, nor its own WebPushException).
+    PushSubscription.objects.create(user=bob, endpoint=fake_push.origin + "/broken-keys", p256dh="AAAA", auth="x")
+    PushSubscription.objects.create(user=bob, endpoint=fake_push.origin + "/off-the-curve",
+                                    p256dh=_point_off_the_curve(), auth=_b64(os.urandom(16)))
+    PushSubscription.objects.create(user=bob, endpoint=fake_push.origin + "/fine/2",
+                                    **fine.subscription("")["keys"])
+
+    assert push.send(user_id=bob.pk, payload={"title": "t", "body": "b", "url": "/"}) == 2
+
+    assert sorted(r["path"] for r in fake_push.received) == ["/fine/1", "/fine/2"]

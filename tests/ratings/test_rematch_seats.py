@@ -49,7 +49,7 @@ def test_the_seats_of_the_last_games_players_are_kept_for_them(
         game_services.table_join(table=table, user=dave, position=old[charlie.pk])
     client.force_login(dave)
     page = client.get(reverse("games:table", args=[table.pk])).content.decode()
-    assert "Kept for Bob until" in page and "Kept for Charlie until" in page
+    assert "Kept for <bdi>Bob</bdi> until" in page and "Kept for <bdi>Charlie</bdi> until" in page
     assert "Sit here" not in page and "Join the table" not in page
     response = client.post(reverse("games:table_join", args=[table.pk]), {"position": old[bob.pk]}, follow=True)
     assert "kept for a player of the last game" in response.content.decode()
