@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from functools import lru_cache
 
 from markupsafe import Markup, escape
 
@@ -41,26 +40,17 @@ def name_key(name: str) -> str:
     return " ".join(folded.split())
 
 
-@lru_cache(maxsize=256)
-def _isolate_pattern(names: tuple[str, ...]):
-    # Longest first: "Bobby" is one name, not "Bob" and a "by".
-    return re.compile("|".join(re.escape(n) for n in sorted(names, key=len, reverse=True)))
-
-
 def isolated(text: str, names) -> Markup:
     """``text`` as markup, each of ``names`` in it in a ``<bdi>`` (the HTML isolate): a name
     written right to left, or holding a direction mark from before issue 26, cannot reorder the
-    words beside it. The rest is escaped. (Kept: a game's log lines are drawn again and again.)"""
-    return _isolated(text, tuple(names))
-
-
-@lru_cache(maxsize=4096)
-def _isolated(text: str, names: tuple[str, ...]) -> Markup:
-    present = tuple(sorted({n for n in names if n and n in text}))
+    words beside it. The rest is escaped."""
+    present = sorted({n for n in names if n and n in text}, key=len, reverse=True)
     if not present:
         return escape(text)
+    # Longest first: "Bobby" is one name, not "Bob" and a "by". (re keeps compiled patterns.)
+    pattern = re.compile("|".join(re.escape(n) for n in present))
     out, last = [], 0
-    for match in _isolate_pattern(present).finditer(text):
+    for match in pattern.finditer(text):
         out.append(escape(text[last:match.start()]))
         out.append(Markup("<bdi>%s</bdi>") % match.group())
         last = match.end()
