@@ -257,16 +257,16 @@
       return;
     }
     key = key.length === 1 ? key.toLowerCase() : key;
-    var el = null;
-    if (SHORTCUTS[key]) el = shortcutButton(game, SHORTCUTS[key]);
+    var el = null, press = false;
+    if (SHORTCUTS[key]) { el = shortcutButton(game, SHORTCUTS[key]); press = true; }
     else if (key === "a") el = game.querySelector("#bid-amount");
-    else if (key === "g") el = decisionFocus();
+    else if (key === "g") el = decisionFocus();  // (goes there only: never presses a button)
     else return;
     e.preventDefault();
     if (!el) {
       var region = document.getElementById("game-announcer");
       if (region) say(region, region.getAttribute("data-unavailable"));
-    } else if (el.matches("button")) {
+    } else if (press) {
       el.focus();
       el.click();
     } else {

@@ -219,3 +219,25 @@ def test_without_javascript_a_deed_chip_opens_the_card_page(browser, site, alice
         assert page.locator("h2#deed-card-title").text_content().strip() == state.board.squares[sq].name
     finally:
         context.close()
+
+
+def test_the_g_key_only_moves_focus_to_the_decision(browser, site, alice, bob):
+    """Issue 26 item 17: "g" goes to the decision; it never presses its first button (one key
+    accepted a trade and bought a deed). Enter then presses the focused button, as ever."""
+    game = start_game(alice, bob)
+    user = current_user(game)
+    context, page = open_page(browser, site, user, game)
+    try:
+        page.locator(".site-header .brand").focus()
+        before = version(page)
+        page.keyboard.press("g")
+        page.wait_for_function("() => document.activeElement.closest('#decision') !== null")
+        page.wait_for_timeout(800)  # (a click would have posted the roll by now)
+        assert page.evaluate("() => document.activeElement.value") == "roll"
+        assert version(page) == before
+        game.refresh_from_db()
+        assert game.version == before
+        page.keyboard.press("Enter")
+        page.wait_for_function("v => +document.getElementById('game').dataset.version > v", arg=before)
+    finally:
+        context.close()
