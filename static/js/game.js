@@ -5,16 +5,16 @@
 (function () {
   "use strict";
 
-  // The poll waits while the player is filling a form: typing a bid, or building a trade, so
-  // that a refresh never wipes what they entered. (Not an hx-trigger filter: those are eval'd,
-  // and the Content-Security-Policy allows no eval.) Cancelling htmx:confirm skips one poll.
+  // The poll waits while the player builds a trade, so that a refresh never wipes the offer
+  // they are putting together. A field being typed in (a bid) does not hold it: the other
+  // players' moves arrive, and what is typed is kept across the swap (keepFields, below).
+  // (Not an hx-trigger filter: those are eval'd, and the Content-Security-Policy allows no
+  // eval.) Cancelling htmx:confirm skips one poll.
   function gameIdle() {
     if (document.visibilityState === "hidden") return false;
     var game = document.getElementById("game");
     if (!game) return false;
     if (game.querySelector("details[data-hold-poll][open]")) return false;
-    var a = document.activeElement;
-    if (a && game.contains(a) && a.matches("input, select, textarea")) return false;
     return true;
   }
   // Push (issue 12): with an event stream open (htmx's SSE extension on #game-live), each
@@ -167,14 +167,60 @@
     var a = document.activeElement;
     var inside = !!a && a !== document.body && game.contains(a);
     var config = e.detail.requestConfig || {};
-    swap = { inside: inside, key: inside ? keyOf(a) : null, move: config.verb === "post" };
+    swap = { inside: inside, key: inside ? keyOf(a) : null, move: config.verb === "post",
+             fields: config.verb === "post" ? [] : typedFields(game, a) };
   });
+
+  // What the player is typing survives a fetched update (a poll, a push; not their own move,
+  // whose answer holds the fields' new values): each field with an id that they changed, and
+  // the focused one, is put back in place of its fresh copy, the fresh copy's attributes
+  // (bounds, default value) taken over. The node itself goes back, so its value, its caret and
+  // selection stay as they were, in a number box too (whose caret a script cannot read).
+  function typedFields(game, active) {
+    var kept = [];
+    game.querySelectorAll("input[id], select[id], textarea[id]").forEach(function (f) {
+      if (f.type === "hidden") return;
+      var changed;
+      if (f.type === "checkbox" || f.type === "radio") changed = f.checked !== f.defaultChecked;
+      else if (f.tagName === "SELECT") {
+        changed = Array.prototype.some.call(f.options, function (o) { return o.selected !== o.defaultSelected; });
+      } else changed = f.typedIn === true || f.value !== f.defaultValue;
+      var caret = null;
+      try { if (f === active && f.selectionStart !== null) caret = [f.selectionStart, f.selectionEnd, f.selectionDirection]; } catch (e) { caret = null; }
+      if (changed || f === active) kept.push({ field: f, changed: changed, caret: caret });
+    });
+    return kept;
+  }
+
+  document.addEventListener("input", function (e) {
+    var f = e.target;
+    if (f && f.closest && f.closest("#game")) f.typedIn = true;
+  });
+
+  function keepFields(kept) {
+    kept.forEach(function (k) {
+      var old = k.field, fresh = document.getElementById(old.id);
+      if (!fresh || fresh === old || old.isConnected || fresh.tagName !== old.tagName || fresh.type !== old.type) return;
+      if (!k.changed) return;  // (untouched: the fresh one, with its new default, is right)
+      Array.prototype.slice.call(old.attributes).forEach(function (at) { old.removeAttribute(at.name); });
+      Array.prototype.forEach.call(fresh.attributes, function (at) { old.setAttribute(at.name, at.value); });
+      if (old.tagName === "SELECT") {
+        // (Its options may have changed: keep the choice if it is still offered.)
+        var chosen = old.value;
+        old.innerHTML = fresh.innerHTML;
+        if (Array.prototype.some.call(old.options, function (o) { return o.value === chosen; })) old.value = chosen;
+      }
+      fresh.replaceWith(old);
+      if (k.caret) { old.focus(); old.setSelectionRange(k.caret[0], k.caret[1], k.caret[2]); }
+    });
+  }
 
   document.addEventListener("htmx:afterSettle", function () {
     var s = swap;
     swap = null;
     var game = document.getElementById("game");
     if (!s || !game) return;
+    keepFields(s.fields);
     announce(game, true);
     labelShortcuts(game);
     // Focus was elsewhere (the chat, the header): a poll leaves it there.
