@@ -65,11 +65,23 @@
       return;
     }
     if (elt.hasAttribute("data-poll")) {
+      if (checkNow) { checkNow = false; return; }  // (a page shown again: below)
       if (!gameIdle()) { e.preventDefault(); return; }
       // While pushed to, a poll tick only fetches a version heard but not yet fetched, and
       // not while a request (that fetch itself, a move) is on its way.
       if (pushOpen && (!(heard > shownVersion()) || inFlight > 0)) e.preventDefault();
     }
+  });
+
+  // A game page shown again from the browser's page cache (Back, Forward) shows the position it
+  // had when it was left: it asks for its version at once, not at the next poll tick (seconds
+  // away, or none while the event stream reconnects).
+  var checkNow = false;
+  window.addEventListener("pageshow", function (e) {
+    var game = document.getElementById("game");
+    if (!e.persisted || !game || !game.hasAttribute("data-poll") || !window.htmx) return;
+    checkNow = true;
+    htmx.ajax("GET", game.getAttribute("hx-get"), { source: game, target: game, swap: "outerHTML" });
   });
 
   // A move's answer, and the poll's, hold only the parts that differ from what the page shows
