@@ -193,3 +193,29 @@ def test_the_return_date_is_shown_in_the_viewers_time_zone(client, alice, bob):
     utc = date_filter(timezone.localtime(row.until, ZoneInfo("UTC")), "DATETIME_FORMAT")
     assert local != utc
     assert f"Alice is on vacation until {local}" in page
+
+
+@pytest.mark.parametrize("raw", ["99999", "301", "-1", "5.5", "abc", "", "٣"])
+def test_a_refused_auction_percentage_names_the_field_and_its_range_in_words(client, alice, bob, raw):
+    """Issue 26 item 34: not "Enter a whole number in auction_percent"."""
+    game = start_game(alice, bob, pace="correspondence")
+    version = game.version
+    response = post(client, game, alice, "games:game_standing", {"auction": "on", "auction_percent": raw})
+    assert response.status_code == 400
+    page = response.content.decode()
+    if raw:
+        assert f"The auction percentage must be a whole number from 0 to 300, not “{raw}”." in page
+    else:
+        assert "The auction percentage is missing." in page
+    assert "auction_percent</" not in page and "in auction_percent" not in page
+    assert not StandingOrder.objects.exists()
+    game.refresh_from_db()
+    assert game.version == version
+
+
+def test_refused_vacation_days_name_the_field(client, alice, bob):
+    game = start_game(alice, bob, pace="correspondence")
+    response = post(client, game, alice, "games:game_vacation", {"days": "lots", "version": str(game.version)})
+    assert response.status_code == 400
+    assert "The number of days must be a whole number, not “lots”." in response.content.decode()
+    assert not Vacation.objects.filter(days_used__gt=0).exists()
