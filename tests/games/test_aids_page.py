@@ -111,7 +111,7 @@ def test_vacation_freezes_the_deadline_and_moves_it_on(client, alice, bob, clock
     # The other player sees when they are back; the sweep times nothing out meanwhile.
     client.force_login(users[1 - seat])
     page = client.get(reverse("games:game", args=[game.pk])).content.decode()
-    assert "is on vacation until" in page
+    assert "On vacation until" in page
     clock.now = deadline + timedelta(hours=1)
     assert tasks.process_deadlines() == 0
     clock.now = game.deadline + timedelta(seconds=1)
@@ -192,7 +192,11 @@ def test_the_return_date_is_shown_in_the_viewers_time_zone(client, alice, bob):
     local = date_filter(timezone.localtime(row.until, ZoneInfo("America/New_York")), "DATETIME_FORMAT")
     utc = date_filter(timezone.localtime(row.until, ZoneInfo("UTC")), "DATETIME_FORMAT")
     assert local != utc
-    assert f"Alice is on vacation until {local}" in page
+    # On Alice's card (issue 26 item 31: not in a panel below the trade button), once.
+    cards = page.split('<article class="player')[1:]
+    alice_card = next(c for c in cards if "Alice" in c.split("</header>")[0])
+    assert f'<p class="player-away">On vacation until {local}</p>' in alice_card
+    assert page.count("On vacation until") == 1
 
 
 @pytest.mark.parametrize("raw", ["99999", "301", "-1", "5.5", "abc", "", "٣"])
