@@ -709,7 +709,7 @@ def event_lines(events: list[dict[str, Any]], names: list[str], board, *, reason
             name = names[p] if isinstance(p, int) and 0 <= p < len(names) else "?"
             lines.append(_("%(name)s is removed from the game by a moderator.") % {"name": name})
         else:
-            lines.append(describe(e, names, board, gettext=_, number=number))
+            lines.append(describe(e, names, board, gettext=_, number=number, ngettext=ngettext))
     return lines
 
 

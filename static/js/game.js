@@ -260,15 +260,43 @@
       if (seen.seq === null || seq <= seen.seq) break;
       var lines = [];
       entries[i].querySelectorAll(".log-text p").forEach(function (p) { lines.push(p.textContent.trim()); });
-      parts.unshift(lines.join(". "));
+      parts.unshift(sentences(lines));
     }
     if (newest !== null) seen.seq = newest;
     var d = game.querySelector(".decision-text");
     var text = d ? d.textContent.trim() : "";
     if (text && text !== seen.decision) parts.push(text);
     seen.decision = text;
-    if (speak && region && parts.length) say(region, parts.join(". "));
+    if (speak && region && parts.length) say(region, sentences(parts));
   }
+
+  // Sentences said one after the other: a full stop between two only where the first has none
+  // of its own ("Alice buys Boardwalk. Bob to roll", never "Boardwalk.. Bob").
+  function sentences(list) {
+    var out = "";
+    list.forEach(function (s) {
+      s = (s || "").trim();
+      if (!s) return;
+      if (out) out += /[.!?:…»”)]$/.test(out) ? " " : ". ";
+      out += s;
+    });
+    return out;
+  }
+
+  // A replay's step, once shown (an arrow key, a button, the slider): where it is and what the
+  // move did, in the replay's live region.
+  document.addEventListener("htmx:afterSettle", function () {
+    var replay = document.getElementById("replay");
+    var region = document.getElementById("replay-announcer");
+    if (!replay || !region) return;
+    var parts = [];
+    [".replay-step", ".replay-turn", ".replay-action"].forEach(function (sel) {
+      var el = replay.querySelector(sel);
+      if (el) parts.push(el.textContent.replace(/\s+/g, " ").trim());
+    });
+    replay.querySelectorAll(".replay-events li").forEach(function (li) { parts.push(li.textContent.trim()); });
+    say(region, sentences(parts));
+  });
 
   function say(region, text) {
     region.textContent = "";

@@ -37,6 +37,9 @@ def test_the_bell_counts_lists_and_marks_read_without_reload(browser, site, arti
         page.goto(site + "/")
         page.locator(".nav-bell .bell-count").wait_for()
         assert page.locator(".nav-bell .bell-count").inner_text() == "2"
+        # Its accessible name says the count once (issue 26 item 20: "Notifications 2 2 unread").
+        snapshot = page.locator(".nav-bell").aria_snapshot()
+        assert 'link "Notifications 2 unread' in snapshot and "2 2" not in snapshot, snapshot
         page.screenshot(path=str(artifacts / f"bell-header-{width}.png"))
 
         page.locator(".nav-bell").click()

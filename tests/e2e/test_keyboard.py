@@ -76,6 +76,7 @@ def test_after_a_roll_focus_goes_to_the_next_decision_and_the_region_says_it(bro
         # The newest log line is said too: the roll.
         newest = page.locator(".log-list .log-entry").first.locator(".log-text p").first.text_content().strip()
         assert newest in said
+        assert ".." not in said, said  # (issue 26 item 20: sentences joined with "..")
         assert page.locator("#log").get_attribute("role") == "log"
     finally:
         context.close()
