@@ -217,7 +217,9 @@ def test_without_javascript_a_deed_chip_opens_the_card_page(browser, site, alice
         page.goto(f"{site}/games/{game.pk}/")
         page.locator(f'.players a.deed[data-deed="{sq}"]').click()
         page.wait_for_url(f"{site}/games/{game.pk}/deeds/{sq}/")
-        assert page.locator("h2#deed-card-title").text_content().strip() == state.board.squares[sq].name
+        # (The page's own heading, h1: issue 26 item 19.)
+        assert page.locator("h1#deed-card-title").text_content().strip() == state.board.squares[sq].name
+        assert page.locator("h1").count() == 1
     finally:
         context.close()
 
