@@ -2,6 +2,7 @@ from __future__ import annotations
 
 import functools
 import zoneinfo
+from importlib import resources
 
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
@@ -11,6 +12,22 @@ from django.utils.translation import gettext_lazy as _
 def available_time_zones() -> frozenset[str]:
     """The IANA time zone names this machine knows (system database plus tzdata)."""
     return frozenset(zoneinfo.available_timezones())
+
+
+@functools.cache
+def offered_time_zones() -> tuple[tuple[str, tuple[tuple[str, str], ...]], ...]:
+    """The zones the settings page offers, grouped by region: UTC, then the current zones of the
+    IANA database's country table (tzdata's zone.tab: one or more per country, each a canonical
+    name), never its legacy aliases ("Japan", "Zulu", "US/Eastern") or "Factory". Each zone is
+    (value, label): "America/Argentina/Buenos_Aires" reads "Argentina / Buenos Aires"."""
+    text = resources.files("tzdata.zoneinfo").joinpath("zone.tab").read_text(encoding="utf-8")
+    names = {line.split("\t")[2] for line in text.splitlines() if line and not line.startswith("#")}
+    groups: dict[str, list[tuple[str, str]]] = {}
+    for name in sorted(names & available_time_zones()):
+        region, _sep, place = name.partition("/")
+        groups.setdefault(region, []).append((name, place.replace("_", " ").replace("/", " / ")))
+    regions = tuple((region, tuple(sorted(zones, key=lambda z: z[1]))) for region, zones in sorted(groups.items()))
+    return (("UTC", (("UTC", "UTC"),)), *regions)
 
 
 def validate_time_zone(value: str) -> None:

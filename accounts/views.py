@@ -12,11 +12,10 @@ from django.views.decorators.http import require_POST, require_safe
 from accounts import services
 from accounts.forms import DeleteAccountForm, ProfileForm
 from accounts.models import User
-from accounts.validators import available_time_zones
 
 
 def _render_profile(request: HttpRequest, form: ProfileForm) -> HttpResponse:
-    ctx = {"form": form, "time_zones": sorted(available_time_zones())}
+    ctx = {"form": form}
     return render(request, "accounts/profile.html", ctx)
 
 

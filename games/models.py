@@ -139,11 +139,14 @@ class Seat(models.Model):
     def label(self) -> str:
         if self.account_deleted:
             return _("Deleted player (bot)") if self.bot else _("Deleted player")
+        if self.bot and self.user_id is not None:
+            # A bot took the seat of a player who left (RULES.md 15, absent players): theirs still.
+            return _("%(name)s (played by a bot)") % {"name": self.user.public_name}
         if self.bot:
             return f"{self.get_bot_display()} {self.position + 1}"
         if self.user_id is None:
             return _("Empty seat")
-        return self.user.display_name or self.user.username
+        return self.user.public_name
 
 
 class Invitation(models.Model):

@@ -3,7 +3,7 @@ game, up to the table's allowance (``Table.vacation_days``; 0: none) in whole da
 one. While on vacation their deadlines are frozen and moved on by the time taken: a decision
 already waiting on them gets its deadline moved on by the days taken, and one that begins while
 they are away starts its clock when the vacation ends (``deadline_start``). Their standing
-orders still apply. The other players see "on vacation until ..." (the panel of the game page).
+orders still apply. Everyone sees "On vacation until ..." on the player's card of the game page.
 
 Ending a vacation early gives back the whole days not begun yet (the day under way is spent),
 and moves the deadline of a decision waiting on the player back by as many days. A decision

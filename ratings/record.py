@@ -48,6 +48,7 @@ class GameFacts:
     bankruptcies: list[dict[str, Any]] = field(default_factory=list)  # {"p", "to", "round"}
     builds: list[int] = field(default_factory=list)  # buildings built, per seat
     hotels: set[int] = field(default_factory=set)  # seats that built a hotel (world: corporation)
+    surrendered: set[int] = field(default_factory=set)  # seats that left by surrendering (RULES.md 10)
     groups_owned: list[set[str]] = field(default_factory=list)  # colour groups held whole, per seat
     was_lowest: set[int] = field(default_factory=set)  # lowest net worth at some round's start
 
@@ -179,6 +180,8 @@ def analyse(record: dict[str, Any], *, forfeited: set[int] | frozenset[int] = fr
                                            "round": state.round})
             elif kind == "surrender" or (kind == "missed" and e.get("count", 0) >= limit):
                 facts.forfeited.add(e["p"])
+                if kind == "surrender":
+                    facts.surrendered.add(e["p"])
         for g, squares in groups.items():
             owner = state.owner[squares[0]]
             if owner >= 0 and all(state.owner[sq] == owner for sq in squares):

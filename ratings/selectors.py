@@ -240,6 +240,7 @@ class SummaryPlayer:
     colour: str
     rank: int
     forfeited: bool
+    surrendered: bool
     net_worth: str
     result: PlayerResult | None
     username: str | None
@@ -288,7 +289,8 @@ def game_summary(*, game: Game, seats: list[Seat], viewer) -> Summary:
         user = users.get(p)
         summary.players.append(SummaryPlayer(
             seat=p, name=name, colour=PLAYER_COLOURS[p % len(PLAYER_COLOURS)], rank=data["ranks"][p],
-            forfeited=p in data["forfeited"], net_worth=_money(data["final_worth"][p]),
+            forfeited=p in data["forfeited"], surrendered=p in data.get("surrendered", ()),
+            net_worth=_money(data["final_worth"][p]),
             result=by_seat.get(p), username=user.username if user is not None and user.is_active else None))
     summary.players.sort(key=lambda sp: (sp.rank, sp.seat))
     worth = data["worth"]
@@ -303,6 +305,9 @@ def game_summary(*, game: Game, seats: list[Seat], viewer) -> Summary:
         summary.trade = {"from": names[trade["from"]], "to": names[trade["to"]], "round": trade["round"],
                          "give": _side(trade["give"], trade["squares"]), "take": _side(trade["take"], trade["squares"]),
                          "value": _money(trade["value"])}
+    # (A player who surrendered is said to have surrendered, not to have gone bankrupt: RULES.md 10.)
+    surrendered = set(data.get("surrendered", ()))
     summary.bankruptcies = [{"who": names[b["p"]], "to": None if b["to"] is None else names[b["to"]],
-                             "round": b["round"]} for b in data["bankruptcies"]]
+                             "round": b["round"], "surrendered": b["p"] in surrendered}
+                            for b in data["bankruptcies"]]
     return summary

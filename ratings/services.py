@@ -86,7 +86,8 @@ def _summary(facts: GameFacts) -> dict[str, Any]:
     trade = facts.biggest_trade
     return {
         "names": facts.names, "teams": facts.teams, "board": facts.board, "winner": facts.winner,
-        "ranks": facts.ranks, "forfeited": sorted(facts.forfeited), "rounds": facts.rounds,
+        "ranks": facts.ranks, "forfeited": sorted(facts.forfeited), "surrendered": sorted(facts.surrendered),
+        "rounds": facts.rounds,
         "final_worth": facts.final_worth,
         "worth": {"rounds": facts.worth_rounds, "values": facts.worth},
         "rent": sorted(([p, o, amount] for (p, o), amount in facts.rent.items()), key=lambda r: (-r[2], r[0], r[1])),
@@ -165,14 +166,17 @@ def game_result_record(*, game_id: int) -> GameResult | None:
         xp = progress.game_xp(facts, p, custom=custom)
         won = facts.ranks[p] == 1 and p not in facts.forfeited
         counts = not custom and p not in facts.forfeited
+        # A game finishes for each of its players, whoever surrendered or was forfeited: it is one
+        # of the games they finished (and rated, if it changed ratings), not one they won.
+        finished = not custom
         row = PlayerResult(
             result=result, game=game, user_id=uid, seat=p, name=facts.names[p], preset=table.preset,
             rank=facts.ranks[p], players=facts.players, forfeited=p in facts.forfeited,
             net_worth=facts.final_worth[p], xp=xp, finished_at=when,
-            played=int(counts), won=int(counts and won), rents=facts.rent_received[p] if counts else 0,
+            played=int(finished), won=int(counts and won), rents=facts.rent_received[p] if counts else 0,
             builds=facts.builds[p] if counts else 0,
             trades=sum(1 for t in facts.trades if p in (t.from_seat, t.to_seat)) if counts else 0,
-            rated=int(counts and bool(family)))
+            rated=int(finished and bool(family)))
         if p in after:
             rating = ratings[uid]
             row.family = family

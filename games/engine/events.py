@@ -32,6 +32,10 @@ def _english(message: str) -> str:
     return message
 
 
+def _english_plural(singular: str, plural: str, n: int) -> str:
+    return singular if n == 1 else plural
+
+
 # Events only their own player may read while the game is on (RULES.md 15: a maximum bid is
 # secret until its auction ends; a finished game's replay shows everything).
 SECRET_EVENTS = frozenset({"max_bid"})
@@ -45,9 +49,11 @@ def visible_to(event: dict, seat: int | None) -> bool:
 
 def describe(event: dict, names: list[str], board: Board,
              gettext: Callable[[str], str] = _english,
-             number: Callable[[int], str] = _grouped) -> str:
-    """One line of the game log for one event, through ``gettext`` (English without one);
-    amounts are written by ``number`` (English digit grouping without one: "1,500")."""
+             number: Callable[[int], str] = _grouped,
+             ngettext: Callable[[str, str, int], str] = _english_plural) -> str:
+    """One line of the game log for one event, through ``gettext`` and ``ngettext`` (the
+    language's plural forms: "1 house", "2 houses"; English without them); amounts are written
+    by ``number`` (English digit grouping without one: "1,500")."""
     e = event.get("e")
 
     def who(key: str = "p") -> str:
@@ -288,13 +294,15 @@ def describe(event: dict, names: list[str], board: Board,
                 case ("house", "hotel", True):
                     text = gettext("{who} builds on {square}: now hotel.")
                 case ("house", "hotel", False):
-                    text = gettext("{who} builds on {square}: now {n} house(s).")
+                    text = ngettext("{who} builds on {square}: now {n} house.",
+                                    "{who} builds on {square}: now {n} houses.", lv)
                 case ("branch", "corporation", True):
                     text = gettext("{who} builds on {square}: now corporation.")
                 case ("branch", "corporation", False):
-                    text = gettext("{who} builds on {square}: now {n} branch(s).")
+                    text = ngettext("{who} builds on {square}: now {n} branch.",
+                                    "{who} builds on {square}: now {n} branches.", lv)
                 case _:
-                    level = hotel if lv == 5 else f"{lv} {house}(s)"
+                    level = hotel if lv == 5 else f"{lv} {house}" + ("" if lv == 1 else "s")
                     text = f"{{who}} builds on {{square}}: now {level}."
             return text.format(**parts)
         case "sell":

@@ -25,12 +25,13 @@ LABELS = {
 def aids_panel(context) -> dict:
     game, me, state = context["game"], context.get("me"), context["state"]
     active = context.get("active")
-    away = vacation.on_vacation(game) if active and game.table.pace == Table.Pace.CORRESPONDENCE else {}
+    # (Read once with the page, games/views/play.py: each player's card says who is away.)
+    away = context.get("away")
+    if away is None:
+        away = vacation.on_vacation(game) if active and game.table.pace == Table.Pace.CORRESPONDENCE else {}
     names = [p.name for p in state.players]
     ctx = {
         "game": game, "active": active, "csrf_token": context.get("csrf_token"),
-        "away": [{"seat": s, "name": names[s], "until": until, "me": me is not None and me.position == s}
-                 for s, until in sorted(away.items()) if 0 <= s < len(names)],
         "mine": None, "labels": LABELS,
     }
     playing = active and me is not None and not me.bot and not state.players[me.position].bankrupt

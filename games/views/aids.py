@@ -16,9 +16,9 @@ from django.views.decorators.http import require_POST
 
 from config.ratelimit import limit
 from games import aids, pause, services
-from games.standing import Orders
+from games.standing import MAX_AUCTION_PERCENT, Orders
 from games.views.play import _answer, _load
-from games.views.play_forms import FormError
+from games.views.play_forms import Allowed, FormError
 
 ORDER_FIELDS = frozenset(("csrfmiddlewaretoken", "end_turn", "jail", "income_tax", "casino_skip",
                           "reject_bot_trades", "auction", "auction_percent", "cancel"))
@@ -40,6 +40,21 @@ def _whole(raw: str, key: str, digits: int = 4) -> int:
     return int(raw)
 
 
+def _number(raw: str, label: object, lo: int, hi: int | None = None) -> int:
+    """A number field the player fills in: refused, naming the field in words and what it takes
+    (from ``lo`` to ``hi``), when it is not a whole number in that range."""
+    value = raw[:20]
+    if not raw:
+        raise FormError(gettext_lazy("%(field)s is missing."), field=label)
+    if raw.isascii() and raw.isdigit() and len(raw) <= 9 and lo <= int(raw) <= (hi if hi is not None else int(raw)):
+        return int(raw)
+    if hi is None:
+        raise FormError(gettext_lazy("%(field)s must be a whole number, not “%(value)s”."), field=label, value=value)
+    words = Allowed(lo, hi, money=False)
+    raise FormError(gettext_lazy("%(field)s must be a whole number from %(lo)s to %(hi)s, not “%(value)s”."),
+                    field=label, lo=words.words(lo), hi=words.words(hi), value=value)
+
+
 def parse_orders(data: QueryDict) -> Orders:
     """The standing orders form, strictly: an unknown field or a repeated one is refused; the
     choices themselves are checked by the service (games/standing.py)."""
@@ -50,7 +65,8 @@ def parse_orders(data: QueryDict) -> Orders:
         return Orders()
     percent = None
     if _flag(data, "auction"):
-        percent = _whole(data.get("auction_percent", "").strip(), "auction_percent")
+        percent = _number(data.get("auction_percent", "").strip(), gettext_lazy("The auction percentage"),
+                          0, MAX_AUCTION_PERCENT)
     jail = data.get("jail", "")
     if jail not in JAIL_VALUES:
         raise FormError(gettext_lazy("choose what to do in jail"))
@@ -101,7 +117,7 @@ def vacation_view(request: HttpRequest, game_id: int) -> HttpResponse:
             aids.vacation_end(game=game, user=request.user)
             ok = _("Welcome back: your vacation is over.")
         else:
-            days = _whole(data.get("days", "").strip(), "days")
+            days = _number(data.get("days", "").strip(), gettext_lazy("The number of days"), 1)
             version = _whole(data.get("version", ""), "version", digits=9)
             aids.vacation_take(game=game, user=request.user, days=days, expected_version=version)
             ok = _("Have a good vacation: your clock is frozen.")

@@ -15,6 +15,8 @@ from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils import timezone
+from django.utils.formats import date_format
 from django.utils.text import capfirst
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
@@ -22,7 +24,7 @@ from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import reswap, retarget
 
 from config.ratelimit import limit
-from games import hot_reads, live, services
+from games import hot_reads, live, services, vacation
 from games.board_words import localized_board
 from games.engine import GameState
 from games.errors import translate_refusal
@@ -105,6 +107,11 @@ def _context(request: HttpRequest, game: Game, seats: list[Seat], me: Seat | Non
         # (The words of the service's refusal, as a sentence.)
         flash, flash_level = capfirst(_("a bot plays your seat since your third missed turn")) + ".", "warning"
     players = present.players_view(state, me=my)
+    # Who is on vacation, shown on their card in the reader's time zone (RULES.md 15).
+    away = vacation.on_vacation(game) if active and game.table.pace == Table.Pace.CORRESPONDENCE else {}
+    for seat, until in away.items():
+        if 0 <= seat < len(players):
+            players[seat]["away"] = date_format(timezone.localtime(until), "DATETIME_FORMAT")
     choices = present.choices_for(state, acting)
     names = [p.name for p in state.players]
     if log is None:
@@ -159,6 +166,7 @@ def _context(request: HttpRequest, game: Game, seats: list[Seat], me: Seat | Non
         "live_url": game_url("games:game_events", game.pk) if active and live.pushes_to(request) else None,
         "flash": flash, "flash_level": flash_level,
         "board_name": state.board.name,
+        "away": away,
     }
     # What each part shows, for the page to send back with its moves and fetches (move_parts).
     ctx["square_marks"] = present.square_marks(state, players, targets=choices.targets) if active else None

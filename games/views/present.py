@@ -163,6 +163,7 @@ def players_view(st: GameState, *, me: int | None, labels: list[str] | None = No
             "bankrupt": pl.bankrupt, "missed": pl.missed, "team": pl.team,
             "current": i == st.current and not st.over, "waiting": i in waiting, "me": i == me,
             "winner": st.over and st.winner == i,
+            "away": None,  # (a correspondence game's page: when they are back from vacation, play.py)
             "groups": list(groups.values()),
         })
     return out
@@ -171,7 +172,7 @@ def players_view(st: GameState, *, me: int | None, labels: list[str] | None = No
 # The fields of a player's view and of its groups and deeds that their card (the template
 # players/panels.html) shows: ``card_marks``.
 _CARD = ("current", "waiting", "bankrupt", "me", "winner", "colour", "initial", "name", "team", "cash",
-         "net_worth", "in_jail", "square", "jail_cards", "missed")
+         "net_worth", "in_jail", "square", "jail_cards", "missed", "away")
 _GROUP = ("complete", "colour", "ink", "name")
 _DEED = ("sq", "name", "mortgaged", "level", "hotel")
 
@@ -712,7 +713,7 @@ def event_lines(events: list[dict[str, Any]], names: list[str], board, *, reason
             name = names[p] if isinstance(p, int) and 0 <= p < len(names) else "?"
             lines.append(_("%(name)s is removed from the game by a moderator.") % {"name": name})
         else:
-            lines.append(describe(e, names, board, gettext=_, number=number))
+            lines.append(describe(e, names, board, gettext=_, number=number, ngettext=ngettext))
     return lines
 
 

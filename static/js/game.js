@@ -5,16 +5,16 @@
 (function () {
   "use strict";
 
-  // The poll waits while the player is filling a form: typing a bid, or building a trade, so
-  // that a refresh never wipes what they entered. (Not an hx-trigger filter: those are eval'd,
-  // and the Content-Security-Policy allows no eval.) Cancelling htmx:confirm skips one poll.
+  // The poll waits while the player builds a trade, so that a refresh never wipes the offer
+  // they are putting together. A field being typed in (a bid) does not hold it: the other
+  // players' moves arrive, and what is typed is kept across the swap (keepFields, below).
+  // (Not an hx-trigger filter: those are eval'd, and the Content-Security-Policy allows no
+  // eval.) Cancelling htmx:confirm skips one poll.
   function gameIdle() {
     if (document.visibilityState === "hidden") return false;
     var game = document.getElementById("game");
     if (!game) return false;
     if (game.querySelector("details[data-hold-poll][open]")) return false;
-    var a = document.activeElement;
-    if (a && game.contains(a) && a.matches("input, select, textarea")) return false;
     return true;
   }
   // Push (issue 12): with an event stream open (htmx's SSE extension on #game-live), each
@@ -65,11 +65,23 @@
       return;
     }
     if (elt.hasAttribute("data-poll")) {
+      if (checkNow) { checkNow = false; return; }  // (a page shown again: below)
       if (!gameIdle()) { e.preventDefault(); return; }
       // While pushed to, a poll tick only fetches a version heard but not yet fetched, and
       // not while a request (that fetch itself, a move) is on its way.
       if (pushOpen && (!(heard > shownVersion()) || inFlight > 0)) e.preventDefault();
     }
+  });
+
+  // A game page shown again from the browser's page cache (Back, Forward) shows the position it
+  // had when it was left: it asks for its version at once, not at the next poll tick (seconds
+  // away, or none while the event stream reconnects).
+  var checkNow = false;
+  window.addEventListener("pageshow", function (e) {
+    var game = document.getElementById("game");
+    if (!e.persisted || !game || !game.hasAttribute("data-poll") || !window.htmx) return;
+    checkNow = true;
+    htmx.ajax("GET", game.getAttribute("hx-get"), { source: game, target: game, swap: "outerHTML" });
   });
 
   // A move's answer, and the poll's, hold only the parts that differ from what the page shows
@@ -167,14 +179,60 @@
     var a = document.activeElement;
     var inside = !!a && a !== document.body && game.contains(a);
     var config = e.detail.requestConfig || {};
-    swap = { inside: inside, key: inside ? keyOf(a) : null, move: config.verb === "post" };
+    swap = { inside: inside, key: inside ? keyOf(a) : null, move: config.verb === "post",
+             fields: config.verb === "post" ? [] : typedFields(game, a) };
   });
+
+  // What the player is typing survives a fetched update (a poll, a push; not their own move,
+  // whose answer holds the fields' new values): each field with an id that they changed, and
+  // the focused one, is put back in place of its fresh copy, the fresh copy's attributes
+  // (bounds, default value) taken over. The node itself goes back, so its value, its caret and
+  // selection stay as they were, in a number box too (whose caret a script cannot read).
+  function typedFields(game, active) {
+    var kept = [];
+    game.querySelectorAll("input[id], select[id], textarea[id]").forEach(function (f) {
+      if (f.type === "hidden") return;
+      var changed;
+      if (f.type === "checkbox" || f.type === "radio") changed = f.checked !== f.defaultChecked;
+      else if (f.tagName === "SELECT") {
+        changed = Array.prototype.some.call(f.options, function (o) { return o.selected !== o.defaultSelected; });
+      } else changed = f.typedIn === true || f.value !== f.defaultValue;
+      var caret = null;
+      try { if (f === active && f.selectionStart !== null) caret = [f.selectionStart, f.selectionEnd, f.selectionDirection]; } catch (e) { caret = null; }
+      if (changed || f === active) kept.push({ field: f, changed: changed, caret: caret });
+    });
+    return kept;
+  }
+
+  document.addEventListener("input", function (e) {
+    var f = e.target;
+    if (f && f.closest && f.closest("#game")) f.typedIn = true;
+  });
+
+  function keepFields(kept) {
+    kept.forEach(function (k) {
+      var old = k.field, fresh = document.getElementById(old.id);
+      if (!fresh || fresh === old || old.isConnected || fresh.tagName !== old.tagName || fresh.type !== old.type) return;
+      if (!k.changed) return;  // (untouched: the fresh one, with its new default, is right)
+      Array.prototype.slice.call(old.attributes).forEach(function (at) { old.removeAttribute(at.name); });
+      Array.prototype.forEach.call(fresh.attributes, function (at) { old.setAttribute(at.name, at.value); });
+      if (old.tagName === "SELECT") {
+        // (Its options may have changed: keep the choice if it is still offered.)
+        var chosen = old.value;
+        old.innerHTML = fresh.innerHTML;
+        if (Array.prototype.some.call(old.options, function (o) { return o.value === chosen; })) old.value = chosen;
+      }
+      fresh.replaceWith(old);
+      if (k.caret) { old.focus(); old.setSelectionRange(k.caret[0], k.caret[1], k.caret[2]); }
+    });
+  }
 
   document.addEventListener("htmx:afterSettle", function () {
     var s = swap;
     swap = null;
     var game = document.getElementById("game");
     if (!s || !game) return;
+    keepFields(s.fields);
     announce(game, true);
     labelShortcuts(game);
     // Focus was elsewhere (the chat, the header): a poll leaves it there.
@@ -202,15 +260,43 @@
       if (seen.seq === null || seq <= seen.seq) break;
       var lines = [];
       entries[i].querySelectorAll(".log-text p").forEach(function (p) { lines.push(p.textContent.trim()); });
-      parts.unshift(lines.join(". "));
+      parts.unshift(sentences(lines));
     }
     if (newest !== null) seen.seq = newest;
     var d = game.querySelector(".decision-text");
     var text = d ? d.textContent.trim() : "";
     if (text && text !== seen.decision) parts.push(text);
     seen.decision = text;
-    if (speak && region && parts.length) say(region, parts.join(". "));
+    if (speak && region && parts.length) say(region, sentences(parts));
   }
+
+  // Sentences said one after the other: a full stop between two only where the first has none
+  // of its own ("Alice buys Boardwalk. Bob to roll", never "Boardwalk.. Bob").
+  function sentences(list) {
+    var out = "";
+    list.forEach(function (s) {
+      s = (s || "").trim();
+      if (!s) return;
+      if (out) out += /[.!?:…»”)]$/.test(out) ? " " : ". ";
+      out += s;
+    });
+    return out;
+  }
+
+  // A replay's step, once shown (an arrow key, a button, the slider): where it is and what the
+  // move did, in the replay's live region.
+  document.addEventListener("htmx:afterSettle", function () {
+    var replay = document.getElementById("replay");
+    var region = document.getElementById("replay-announcer");
+    if (!replay || !region) return;
+    var parts = [];
+    [".replay-step", ".replay-turn", ".replay-action"].forEach(function (sel) {
+      var el = replay.querySelector(sel);
+      if (el) parts.push(el.textContent.replace(/\s+/g, " ").trim());
+    });
+    replay.querySelectorAll(".replay-events li").forEach(function (li) { parts.push(li.textContent.trim()); });
+    say(region, sentences(parts));
+  });
 
   function say(region, text) {
     region.textContent = "";
@@ -257,16 +343,16 @@
       return;
     }
     key = key.length === 1 ? key.toLowerCase() : key;
-    var el = null;
-    if (SHORTCUTS[key]) el = shortcutButton(game, SHORTCUTS[key]);
+    var el = null, press = false;
+    if (SHORTCUTS[key]) { el = shortcutButton(game, SHORTCUTS[key]); press = true; }
     else if (key === "a") el = game.querySelector("#bid-amount");
-    else if (key === "g") el = decisionFocus();
+    else if (key === "g") el = decisionFocus();  // (goes there only: never presses a button)
     else return;
     e.preventDefault();
     if (!el) {
       var region = document.getElementById("game-announcer");
       if (region) say(region, region.getAttribute("data-unavailable"));
-    } else if (el.matches("button")) {
+    } else if (press) {
       el.focus();
       el.click();
     } else {

@@ -102,7 +102,9 @@
     var input = document.getElementById("id_time_zone");
     if (!hint || !input || !window.Intl) return;
     var zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
-    if (!zone || input.value === zone) return;
+    // (A zone the list does not offer, an old alias some browsers give, is not suggested.)
+    var offered = !input.options || Array.prototype.some.call(input.options, function (o) { return o.value === zone; });
+    if (!zone || input.value === zone || !offered) return;
     var button = hint.querySelector("[data-time-zone]");
     button.textContent = zone;
     button.addEventListener("click", function () { input.value = zone; });

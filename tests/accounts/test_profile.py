@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import re
 import zoneinfo
 
 import pytest
@@ -141,3 +142,30 @@ def test_settings_pages_share_tabs_and_mark_the_current_one(client, alice, url_n
     assert response.status_code == 200
     assert 'class="tabs"' in html
     assert f'aria-current="page">{current_tab}</a>' in html
+
+
+def test_the_time_zone_is_a_list_of_current_zones_grouped_by_region(client, alice):
+    """Issue 26 item 21: the list offered legacy aliases ("Japan", "Zulu", "Factory")."""
+    client.force_login(alice)
+    html = client.get(reverse("accounts:profile")).content.decode()
+    select = re.search(r'<select name="time_zone"[^>]*>(.*?)</select>', html, re.S).group(1)
+    groups = re.findall(r'<optgroup label="([^"]+)">', select)
+    assert groups[:2] == ["UTC", "Africa"] and {"America", "Asia", "Europe", "Pacific"} <= set(groups)
+    values = re.findall(r'<option value="([^"]+)"', select)
+    for legacy in ("Japan", "Zulu", "Factory", "US/Eastern", "GMT", "Etc/GMT+5", "Asia/Calcutta"):
+        assert legacy not in values
+    for current in ("UTC", "Europe/Madrid", "Asia/Tokyo", "Asia/Kolkata", "America/Argentina/Buenos_Aires"):
+        assert current in values
+    assert '<option value="America/Argentina/Buenos_Aires">Argentina / Buenos Aires</option>' in select
+    assert '<option value="UTC" selected>UTC</option>' in select
+
+
+def test_a_legacy_zone_an_account_has_stays_offered_and_saved(client, alice):
+    alice.time_zone = "Japan"
+    alice.save(update_fields=["time_zone"])
+    client.force_login(alice)
+    html = client.get(reverse("accounts:profile")).content.decode()
+    assert '<option value="Japan" selected>Japan</option>' in html
+    client.post(reverse("accounts:profile_update"), {"display_name": "A", "language": "en", "time_zone": "Japan"})
+    alice.refresh_from_db()
+    assert (alice.display_name, alice.time_zone) == ("A", "Japan")

@@ -41,12 +41,13 @@ def test_a_standing_order_set_on_the_page_is_played_and_logged(browser, site, ar
         page.locator("#vacation summary").click()
         page.locator("#vacation-days").fill("2")
         page.locator("#vacation button", has_text="Take a vacation").click()
-        page.locator(".vacation-note", has_text="You are on vacation until").wait_for()
-        page.locator(".game-side").screenshot(path=str(artifacts / f"vacation-{width}.png"))
+        # (Issue 26 item 31: on the player's own card, not in a panel below the trade button.)
+        page.locator(".player.is-me .player-away", has_text="On vacation until").wait_for()
+        page.locator(".players").screenshot(path=str(artifacts / f"vacation-{width}.png"))
         reload(other_page)
-        note = other_page.locator(".vacation-note").text_content()
-        assert "is on vacation until" in note
-        other_page.locator(".game-side").screenshot(path=str(artifacts / f"vacation-other-{width}.png"))
+        note = other_page.locator(".player:not(.is-me) .player-away").text_content()
+        assert "On vacation until" in note
+        other_page.locator(".players").screenshot(path=str(artifacts / f"vacation-other-{width}.png"))
         assert page_width(other_page) <= width
     finally:
         context.close()

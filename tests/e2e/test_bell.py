@@ -38,6 +38,9 @@ def test_the_bell_counts_lists_and_marks_read_without_reload(browser, site, arti
         page.locator(".nav-bell .bell-count").wait_for()
         # Two items of one game fold into one line (issue 26).
         assert page.locator(".nav-bell .bell-count").inner_text() == "1"
+        # Its accessible name says the count once (issue 26 item 20: "Notifications 2 2 unread").
+        snapshot = page.locator(".nav-bell").aria_snapshot()
+        assert 'link "Notifications 1 unread' in snapshot and "1 1" not in snapshot, snapshot
         page.screenshot(path=str(artifacts / f"bell-header-{width}.png"))
 
         page.locator(".nav-bell").click()

@@ -76,6 +76,7 @@ def test_after_a_roll_focus_goes_to_the_next_decision_and_the_region_says_it(bro
         # The newest log line is said too: the roll.
         newest = page.locator(".log-list .log-entry").first.locator(".log-text p").first.text_content().strip()
         assert newest in said
+        assert ".." not in said, said  # (issue 26 item 20: sentences joined with "..")
         assert page.locator("#log").get_attribute("role") == "log"
     finally:
         context.close()
@@ -216,6 +217,30 @@ def test_without_javascript_a_deed_chip_opens_the_card_page(browser, site, alice
         page.goto(f"{site}/games/{game.pk}/")
         page.locator(f'.players a.deed[data-deed="{sq}"]').click()
         page.wait_for_url(f"{site}/games/{game.pk}/deeds/{sq}/")
-        assert page.locator("h2#deed-card-title").text_content().strip() == state.board.squares[sq].name
+        # (The page's own heading, h1: issue 26 item 19.)
+        assert page.locator("h1#deed-card-title").text_content().strip() == state.board.squares[sq].name
+        assert page.locator("h1").count() == 1
+    finally:
+        context.close()
+
+
+def test_the_g_key_only_moves_focus_to_the_decision(browser, site, alice, bob):
+    """Issue 26 item 17: "g" goes to the decision; it never presses its first button (one key
+    accepted a trade and bought a deed). Enter then presses the focused button, as ever."""
+    game = start_game(alice, bob)
+    user = current_user(game)
+    context, page = open_page(browser, site, user, game)
+    try:
+        page.locator(".site-header .brand").focus()
+        before = version(page)
+        page.keyboard.press("g")
+        page.wait_for_function("() => document.activeElement.closest('#decision') !== null")
+        page.wait_for_timeout(800)  # (a click would have posted the roll by now)
+        assert page.evaluate("() => document.activeElement.value") == "roll"
+        assert version(page) == before
+        game.refresh_from_db()
+        assert game.version == before
+        page.keyboard.press("Enter")
+        page.wait_for_function("v => +document.getElementById('game').dataset.version > v", arg=before)
     finally:
         context.close()

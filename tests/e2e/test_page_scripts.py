@@ -33,6 +33,17 @@ def test_settings_offer_the_browsers_time_zone(browser, site, artifacts, alice):
     context.close()
 
 
+def test_settings_time_zone_list_at_desktop_width(browser, site, artifacts, alice):
+    """The list of zones, grouped by region (issue 26 item 21), on a desktop."""
+    context, page = _signed_in(browser, site, alice, viewport=DESKTOP, timezone_id="Asia/Tokyo")
+    page.goto(f"{site}/accounts/settings/")
+    page.locator("#browser-time-zone").wait_for(state="visible")
+    page.locator("#id_time_zone").select_option("Asia/Tokyo")
+    assert page.locator("#id_time_zone optgroup[label=Asia] option:checked").text_content() == "Tokyo"
+    page.screenshot(path=str(artifacts / "settings-time-zone-1280.png"))
+    context.close()
+
+
 def test_the_new_table_form_shows_the_chosen_presets_values(browser, site, artifacts, alice):
     context, page = _signed_in(browser, site, alice, viewport=DESKTOP)
     page.goto(f"{site}/tables/new/")

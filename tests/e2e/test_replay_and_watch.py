@@ -58,7 +58,7 @@ def test_replay_steps_by_turn_and_round_and_by_its_slider(browser, site, artifac
         page.wait_for_url(f"**step={starts[1]}")
         _settled(page)
         assert f"(2 of {len(starts)})" in turn.inner_text()
-        page.get_by_role("link", name=re.compile(r"Round »")).click()
+        page.get_by_role("link", name="Next round", exact=True).click()
         page.wait_for_url(f"**step={second_round}")
         _settled(page)
         assert page.locator(".replay-turn").inner_text().startswith("Round 2 · ")
@@ -144,5 +144,36 @@ def test_pages_in_spanish_and_catalan(browser, site, artifacts, alice, bob, char
         page.goto(f"{site}/games/{finished.pk}/replay/?step=40")
         assert "Strategy bot" not in page.content()
         page.screenshot(path=str(artifacts / f"i18n-replay-{language}-{width}.png"), full_page=True)
+    finally:
+        context.close()
+
+
+def test_replay_links_have_names_and_each_step_is_announced(browser, site, artifacts, alice, bob, charlie):
+    """Issue 26 item 20: « and » read as quotation marks (their title is no name), and a step
+    shown by htmx was not said; the log's dice read "4 5" unlabelled."""
+    game = _finished(alice, bob, charlie)
+    context, page = _page(browser, site, alice, 1280)
+    try:
+        page.goto(f"{site}/games/{game.pk}/replay/?step=3")
+        nav = page.locator(".replay-centre, .centre-inner").first.aria_snapshot()
+        for name in ("First move", "Previous", "Next", "Last move", "Previous round", "Previous turn", "Next turn",
+                     "Next round"):
+            assert f'link "{name}"' in nav, nav
+        assert not set("\u00ab\u00bb\u2039\u203a") & set(nav), nav  # (no guillemet nor angle quote in a name)
+        region = page.locator("#replay-announcer")
+        assert region.get_attribute("aria-live") == "polite"
+        page.keyboard.press("ArrowRight")
+        page.wait_for_url("**step=4")
+        _settled(page)
+        _until(page, "document.getElementById('replay-announcer').textContent.length > 0")
+        said = region.text_content()
+        assert said.startswith("Move 4 of "), said
+        assert page.locator(".replay-turn").inner_text().strip() in said
+        assert ".." not in said, said
+        # The game page's log: dice say what they are.
+        page.goto(f"{site}/games/{game.pk}/")
+        dice = page.locator(".log-list .mini-dice").first
+        faces = [t.strip() for t in dice.locator("span").all_inner_texts()]
+        assert dice.get_attribute("aria-label") == "Dice: " + ", ".join(faces)
     finally:
         context.close()

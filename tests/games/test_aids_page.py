@@ -111,7 +111,7 @@ def test_vacation_freezes_the_deadline_and_moves_it_on(client, alice, bob, clock
     # The other player sees when they are back; the sweep times nothing out meanwhile.
     client.force_login(users[1 - seat])
     page = client.get(reverse("games:game", args=[game.pk])).content.decode()
-    assert "is on vacation until" in page
+    assert "On vacation until" in page
     clock.now = deadline + timedelta(hours=1)
     assert tasks.process_deadlines() == 0
     clock.now = game.deadline + timedelta(seconds=1)
@@ -192,4 +192,34 @@ def test_the_return_date_is_shown_in_the_viewers_time_zone(client, alice, bob):
     local = date_filter(timezone.localtime(row.until, ZoneInfo("America/New_York")), "DATETIME_FORMAT")
     utc = date_filter(timezone.localtime(row.until, ZoneInfo("UTC")), "DATETIME_FORMAT")
     assert local != utc
-    assert f"Alice is on vacation until {local}" in page
+    # On Alice's card (issue 26 item 31: not in a panel below the trade button), once.
+    cards = page.split('<article class="player')[1:]
+    alice_card = next(c for c in cards if "Alice" in c.split("</header>")[0])
+    assert f'<p class="player-away">On vacation until {local}</p>' in alice_card
+    assert page.count("On vacation until") == 1
+
+
+@pytest.mark.parametrize("raw", ["99999", "301", "-1", "5.5", "abc", "", "٣"])
+def test_a_refused_auction_percentage_names_the_field_and_its_range_in_words(client, alice, bob, raw):
+    """Issue 26 item 34: not "Enter a whole number in auction_percent"."""
+    game = start_game(alice, bob, pace="correspondence")
+    version = game.version
+    response = post(client, game, alice, "games:game_standing", {"auction": "on", "auction_percent": raw})
+    assert response.status_code == 400
+    page = response.content.decode()
+    if raw:
+        assert f"The auction percentage must be a whole number from 0 to 300, not “{raw}”." in page
+    else:
+        assert "The auction percentage is missing." in page
+    assert "auction_percent</" not in page and "in auction_percent" not in page
+    assert not StandingOrder.objects.exists()
+    game.refresh_from_db()
+    assert game.version == version
+
+
+def test_refused_vacation_days_name_the_field(client, alice, bob):
+    game = start_game(alice, bob, pace="correspondence")
+    response = post(client, game, alice, "games:game_vacation", {"days": "lots", "version": str(game.version)})
+    assert response.status_code == 400
+    assert "The number of days must be a whole number, not “lots”." in response.content.decode()
+    assert not Vacation.objects.filter(days_used__gt=0).exists()

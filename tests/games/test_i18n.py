@@ -252,9 +252,13 @@ def test_every_log_sentence_and_card_is_in_the_catalog(language):
         asked.add(message)
         return message
 
+    def recording_ngettext(singular: str, plural: str, n: int) -> str:
+        asked.add(singular)
+        return singular if n == 1 else plural
+
     for board in ("classic", "world"):
         for event in EVENTS:
-            describe(event, NAMES, load_board(board), gettext=recording_gettext)
+            describe(event, NAMES, load_board(board), gettext=recording_gettext, ngettext=recording_ngettext)
     card_texts = {text for _deck, text, _effect in CARDS.values()}
 
     assert sorted(asked - messages) == []
@@ -277,7 +281,10 @@ def test_describe_without_gettext_is_english():
         "Bob draws: Advance to GO. Collect your salary."
     )
     assert describe({"e": "build", "p": 0, "sq": 39, "level": 2}, NAMES, board) == (
-        "Alice builds on Boardwalk: now 2 house(s)."
+        "Alice builds on Boardwalk: now 2 houses."
+    )
+    assert describe({"e": "build", "p": 0, "sq": 39, "level": 1}, NAMES, board) == (
+        "Alice builds on Boardwalk: now 1 house."
     )
     assert describe(
         {"e": "pay", "p": 0, "to": -1, "amount": 50, "why": "jail fine"}, NAMES, board
@@ -323,8 +330,24 @@ def test_every_log_sentence_fills_its_placeholders(language):
     with translation.override(language):
         for board in ("classic", "world"):
             for event in EVENTS:
-                line = describe(event, NAMES, load_board(board), gettext=translation.gettext)
+                line = describe(event, NAMES, load_board(board), gettext=translation.gettext,
+                                ngettext=translation.ngettext)
                 assert line and "{" not in line, (event, line)
+
+
+@pytest.mark.parametrize(("language", "one", "two"), [
+    ("en", "Alice builds on Boardwalk: now 1 house.", "Alice builds on Boardwalk: now 2 houses."),
+    ("es", "Alice construye en Boardwalk: ahora tiene 1 casa.", "Alice construye en Boardwalk: ahora tiene 2 casas."),
+    ("ca", "Alice construeix a Boardwalk: ara hi té 1 casa.", "Alice construeix a Boardwalk: ara hi té 2 cases."),
+])
+def test_buildings_in_the_log_use_the_languages_plural_forms(language, one, two):
+    """Issue 26 item 20: not "1 house(s)" in every language."""
+    board = load_board("classic")
+    with translation.override(language):
+        lines = [describe({"e": "build", "p": 0, "sq": 39, "level": n}, NAMES, board,
+                          gettext=translation.gettext, ngettext=translation.ngettext) for n in (1, 2)]
+    assert lines == [one, two]
+    assert not any("(s)" in line or "/es" in line for line in lines)
 
 
 # ---------------------------------------------------------------------------------------------

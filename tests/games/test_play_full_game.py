@@ -48,7 +48,7 @@ def test_two_users_play_a_whole_game_through_the_pages(alice, bob):
         if "buy" in types and not declined:
             fields, declined = {"type": "decline"}, True  # the first purchase goes to auction
         elif top and top["k"] == "auction" and "bid" in types and top["leader"] < 0:
-            fields = {"type": "bid", "amount": re.search(r'name="amount" min="(\d+)"', page).group(1)}
+            fields = {"type": "bid", "amount": re.search(r'id="bid-amount" name="amount" value="(\d+)"', page).group(1)}
         elif (not traded and "rent" in seen and state.pending() == "roll" and seat == 0
               and cheapest_deed(state, 0) is not None and cheapest_deed(state, 1) is not None):
             fields = {"type": "propose", "to": 1, "give_cash": 20, "give_squares": cheapest_deed(state, 0),

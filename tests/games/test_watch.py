@@ -130,3 +130,25 @@ def test_watch_says_so_when_nothing_is_being_played(client, charlie):
 
     assert "No public game is being played right now." in html
     assert _cards(html) == []
+
+
+@pytest.mark.parametrize("language, words", [("en", "Bob (played by a bot)"), ("es", "Bob (lo juega un bot)"),
+                                             ("ca", "Bob (el juga un bot)")])
+def test_a_seat_a_bot_took_over_shows_its_player_played_by_a_bot(client, alice, bob, charlie, language, words):
+    """Issue 26 item 36: after a bot takes a player's seat (RULES.md 15, absent players), Watch,
+    and My games name the player, not "Strategy bot 2"."""
+    bob.display_name = "Bob"
+    bob.save(update_fields=["display_name"])
+    game = start_game(alice, bob, name="Taken over")
+    seat = Seat.objects.get(table=game.table, user=bob)
+    seat.bot = Seat.Bot.STRATEGY  # as services._bot_takes_over leaves it
+    seat.save(update_fields=["bot"])
+    for viewer in (charlie, alice):
+        viewer.language = language
+        viewer.save(update_fields=["language"])
+    client.force_login(charlie)
+    card = _cards(client.get(reverse("games:watch")).content.decode())[0]
+    assert words in card and "bot 2" not in card and "bot estratega" not in card.lower()
+    client.force_login(alice)
+    mine = client.get(reverse("games:my_games")).content.decode()
+    assert words in mine and "bot 2" not in mine

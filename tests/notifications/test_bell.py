@@ -30,7 +30,7 @@ def test_the_header_loads_the_bell_and_it_counts_unread(
     page = client.get(reverse("games:lobby")).content.decode()
     assert f'hx-get="{reverse("notifications:badge")}"' in page
     badge = client.get(reverse("notifications:badge"), **HTMX).content.decode()
-    assert '<span class="bell-count">1</span>' in badge
+    assert '<span class="bell-count" aria-hidden="true">1</span>' in badge
 
 
 @pytest.mark.django_db

@@ -6,8 +6,10 @@ from __future__ import annotations
 
 import itertools
 from datetime import UTC, date, datetime, timedelta
+from unittest import mock
 
 import pytest
+from django.urls import reverse
 
 from games.engine import GameState, RuleSet, apply, new_game, set_clock
 from games.models import GameAction, Table
@@ -435,3 +437,22 @@ def test_a_seat_a_bot_took_over_counts_as_forfeited_for_ratings_and_progress(fin
     assert mine.forfeited and mine.rank == 3 and not mine.won
     assert sorted(result.summary["forfeited"]) == [seat.position]
     assert Rating.objects.get(user=charlie).mu == min(Rating.objects.values_list("mu", flat=True))
+
+
+def test_games_a_player_surrendered_count_as_finished_games_for_the_quests(client, finished_game, alice, bob):
+    """Issue 26 item 33: "Finish 3 games 0/3" after two finished games, one rated, both ended by
+    the player's surrender: each is a game they finished (and the rated one a rated game), though
+    neither is a win nor earns XP."""
+    monday = _week_with("play_3")
+    at = datetime.combine(monday, datetime.min.time(), tzinfo=UTC) + timedelta(days=2)
+    rated = finished_game([alice, bob], stop=_bob_gives_up, seed=1, finished_at=at)
+    unrated = finished_game([alice, bob], stop=_bob_gives_up, seed=2, finished_at=at + timedelta(hours=1), minutes=2)
+    results = [services.game_result_record(game_id=g.pk) for g in (rated, unrated)]
+    assert [r.rated for r in results] == [True, False]
+    rows = PlayerResult.objects.filter(user=bob).order_by("finished_at")
+    assert [(r.forfeited, r.played, r.rated, r.won, r.xp) for r in rows] == [(True, 1, 1, 0, 0), (True, 1, 0, 0, 0)]
+    client.force_login(bob)
+    with mock.patch("django.utils.timezone.now", return_value=at + timedelta(hours=2)):
+        page = client.get(reverse("ratings:profile", args=[bob.username])).content.decode()
+    quest = page[page.index("Finish 3 games"):]
+    assert quest[:quest.index("</li>")].split('"quest-progress">')[1].startswith("2 / 3")

@@ -290,3 +290,20 @@ def test_the_profiles_block_line_speaks_the_viewers_language(client, alice, bob,
     assert block in _text(client.get(url))
     block_services.block_create(user=bob, blocked=alice)
     assert blocked in _text(client.get(url))
+
+
+def _bob_gives_up(state):
+    return {"type": "surrender", "player": 1} if state.round == 11 and state.current == 1 else None
+
+
+def test_a_surrender_is_called_a_surrender_in_the_summary(client, finished_game, alice, bob):
+    """Issue 26 item 33: one word for a surrender, not "forfeited" in the standings and "went
+    bankrupt" under Bankruptcies."""
+    game = finished_game([alice, bob], stop=_bob_gives_up, seed=1)
+    services.game_result_record(game_id=game.pk)
+    client.force_login(alice)
+    page = _text(client.get(reverse("games:game", args=[game.pk])))
+    bob_name = GameState.from_json(game.state).players[1].name
+    assert "<td>surrendered</td>" in page and "forfeited" not in page
+    assert f"{bob_name} surrendered (round 11)" in page
+    assert "went bankrupt" not in page and "bankrupted" not in page
