@@ -3,6 +3,8 @@ from __future__ import annotations
 from typing import Any
 
 from allauth.account.adapter import DefaultAccountAdapter
+from allauth.core import context as allauth_context
+from allauth.socialaccount.adapter import DefaultSocialAccountAdapter
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse
 from django.utils import translation
@@ -30,4 +32,47 @@ class AccountAdapter(DefaultAccountAdapter):
         # Without django.contrib.sites, allauth's current_site is the request host; the
         # e-mails name the site by its configured name instead.
         context = {**context, "site_name": settings.SITE_NAME}
+        if allauth_context.request is None:
+            # Outside a request (a Celery task, a signal from the shell): the same templates,
+            # without the request-derived site allauth would look up.
+            msg = self.render_mail(template_prefix, email, {"email": email, "current_site": None, **context})
+            msg.send()
+            return
         super().send_mail(template_prefix, email, context)
+
+
+class SocialAccountAdapter(DefaultSocialAccountAdapter):
+    """Discord and Google sign-in (issue 31)."""
+
+    def authenticate_by_email(self, sociallogin: Any) -> tuple[Any, str] | None:
+        # A provider's address joins an existing account only when both sides verified it: the
+        # provider (its own flag) and this site (a confirmed EmailAddress). Otherwise allauth
+        # goes on to sign-up, which finds the address taken and asks the person to sign in to
+        # that account first and link the provider from there.
+        from allauth.account.models import EmailAddress
+
+        for address in sociallogin.email_addresses:
+            if not address.verified or not self.can_authenticate_by_email(sociallogin, address.email):
+                continue
+            ours = (EmailAddress.objects.filter(email__iexact=address.email, verified=True)
+                    .select_related("user").first())
+            if ours is not None and ours.user.is_active:
+                return ours.user, address.email
+        return None
+
+    def populate_user(self, request: HttpRequest, sociallogin: Any, data: dict[str, Any]) -> Any:
+        # Nothing else is taken from the provider than what sign-up needs.
+        user = super().populate_user(request, sociallogin, data)
+        language = translation.get_language() or settings.LANGUAGE_CODE
+        supported = {code for code, _name in settings.LANGUAGES}
+        user.language = language if language in supported else settings.LANGUAGE_CODE
+        return user
+
+
+def discord_user_id(user: Any) -> str | None:
+    """The Discord user id of a linked Discord account, for the group-chat mentions of a game;
+    None once the player unlinks it (allauth deletes the SocialAccount row)."""
+    from allauth.socialaccount.models import SocialAccount
+
+    account = SocialAccount.objects.filter(user_id=user.pk, provider="discord").only("uid").first()
+    return account.uid if account is not None else None
