@@ -31,7 +31,12 @@ class AccountAdapter(DefaultAccountAdapter):
     def send_mail(self, template_prefix: str, email: str, context: dict[str, Any]) -> None:
         # Without django.contrib.sites, allauth's current_site is the request host; the
         # e-mails name the site by its configured name instead.
-        context = {**context, "site_name": settings.SITE_NAME}
+        from django.urls import reverse
+
+        from games.links import absolute
+
+        context = {"site_name": settings.SITE_NAME, "login_url": absolute(reverse("account_login")),
+                   "connections_url": absolute(reverse("socialaccount_connections")), **context}
         if allauth_context.request is None:
             # Outside a request (a Celery task, a signal from the shell): the same templates,
             # without the request-derived site allauth would look up.
