@@ -272,7 +272,9 @@ LANGUAGES = [
     ("es", "Español"),
     ("ca", "Català"),
 ]
-LOCALE_PATHS = [BASE_DIR / "locale"]
+# locale_allauth/: allauth's own messages on the account pages of issue 31, reworded to address
+# the player as "tú"/"tu" like the site (allauth's catalogues say "usted"/"vós"); after locale/.
+LOCALE_PATHS = [BASE_DIR / "locale", BASE_DIR / "locale_allauth"]
 USE_I18N = True
 TIME_ZONE = env_str("TIME_ZONE", "UTC")
 USE_TZ = True

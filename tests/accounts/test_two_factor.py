@@ -139,3 +139,16 @@ def test_the_two_factor_page_offers_an_app_with_a_qr_code_and_security_keys(clie
 
     assert reverse("mfa_activate_totp") in index and reverse("mfa_add_webauthn") in index
     assert "data:image/svg+xml;base64," in activate or "<svg" in activate
+
+
+@pytest.mark.parametrize(("language", "tu", "formal"), [
+    ("es", "Escribe el código de tu app de autenticación", "entre el código"),
+    ("ca", "Escriu el codi de la teva app d'autenticació", "entreu el codi"),
+])
+def test_the_second_factor_pages_address_the_player_as_tu(client, alice, password, language, tu, formal):
+    add_totp(alice)
+    client.post(reverse("account_login"), {"login": "alice", "password": password}, HTTP_ACCEPT_LANGUAGE=language)
+
+    html = client.get(reverse("mfa_authenticate"), HTTP_ACCEPT_LANGUAGE=language).content.decode()
+
+    assert tu in html.replace("&#x27;", "'") and formal not in html
