@@ -50,11 +50,27 @@ def user_delete(*, user: User, password: str) -> None:
 # "Download my data" (issue 31)
 # ---------------------------------------------------------------------------------------------
 
-def data_export_request(*, user: User) -> None:
-    """Queue the ZIP's build; the player gets the link by e-mail."""
+def data_export_request(*, user: User) -> bool:
+    """Queue the ZIP's build (the player gets the link by e-mail); False, and nothing queued,
+    when the same person asked less than DATA_EXPORT_EVERY seconds ago."""
+    from django.conf import settings
+    from django.core.cache import cache
+
     from config.celery import queue_on_commit
 
+    if not cache.add(f"data-export-asked:{user.pk}", 1, timeout=settings.DATA_EXPORT_EVERY):
+        return False
     queue_on_commit("accounts.tasks.build_data_export", user.pk)
+    return True
+
+
+def data_export_purge() -> int:
+    """Drop every export past its day (its link no longer works anyway)."""
+    from accounts import export
+    from accounts.models import DataExport
+
+    deleted, _kinds = DataExport.objects.filter(created_at__lt=export.expired_before()).delete()
+    return deleted
 
 
 def data_export_build(*, user_id: int) -> int | None:

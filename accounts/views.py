@@ -80,8 +80,11 @@ def data_export(request: HttpRequest) -> HttpResponse:
 @require_POST
 @login_required
 def data_export_request(request: HttpRequest) -> HttpResponse:
-    services.data_export_request(user=request.user)
-    messages.success(request, _("Your data is being gathered. We will e-mail you a link to download it."))
+    if services.data_export_request(user=request.user):
+        messages.success(request, _("Your data is being gathered. We will e-mail you a link to download it."))
+    else:
+        messages.error(request, _("You asked for your data a few minutes ago: its link is on its way to your "
+                                  "inbox. You can ask again in a few minutes."))
     return redirect("accounts:data")
 
 

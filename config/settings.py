@@ -264,6 +264,8 @@ if _GOOGLE_ID and _GOOGLE_SECRET:
 
 # The data export's download link (accounts/export.py) lasts a day.
 DATA_EXPORT_MAX_AGE = 24 * 60 * 60
+# One request for an export per this many seconds per person: each builds a ZIP of every game.
+DATA_EXPORT_EVERY = 10 * 60
 
 # Internationalisation: the site speaks English, Spanish and Catalan.
 LANGUAGE_CODE = "en"
@@ -528,6 +530,12 @@ CELERY_BEAT_SCHEDULE: dict[str, dict] = {
         "task": "ratings.tasks.results_catch_up",
         "schedule": 300.0,
         "options": {"expires": 300.0},
+    },
+    # "Download my data" ZIPs past their day are dropped (issue 31, accounts/export.py).
+    "accounts-purge-data-exports": {
+        "task": "accounts.tasks.purge_data_exports",
+        "schedule": 3600.0,
+        "options": {"expires": 3000.0},
     },
     # Reminders when a quarter of a correspondence decision's time is left (issue 14).
     "notifications-send-reminders": {

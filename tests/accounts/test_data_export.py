@@ -8,11 +8,13 @@ import io
 import json
 import re
 import zipfile
+from datetime import timedelta
 
 import pytest
 from django.core import signing
 from django.test import Client
 from django.urls import reverse
+from django.utils import timezone
 
 from accounts import export, services
 from accounts.models import DataExport
@@ -126,3 +128,28 @@ def test_a_new_export_replaces_the_old_one(alice, alices_history):
     assert first != second
     with pytest.raises(signing.BadSignature):
         export.read_token("not-a-token")
+
+
+def test_a_second_request_within_minutes_queues_nothing_and_says_why(
+    client, alice, mailoutbox, django_capture_on_commit_callbacks, settings
+):
+    settings.CELERY_TASK_ALWAYS_EAGER = True
+    client.force_login(alice)
+
+    with django_capture_on_commit_callbacks(execute=True):
+        client.post(reverse("accounts:data_request"))
+    with django_capture_on_commit_callbacks(execute=True) as queued:
+        again = client.post(reverse("accounts:data_request"), follow=True)
+
+    assert queued == [] and DataExport.objects.count() == 1
+    assert len([m for m in mailoutbox if "data" in m.subject.lower()]) == 1
+    assert "a few minutes ago" in again.content.decode()
+
+
+def test_expired_exports_are_purged(alice, bob, settings):
+    kept = services.data_export_build(user_id=alice.pk)
+    old = services.data_export_build(user_id=bob.pk)
+    DataExport.objects.filter(pk=old).update(created_at=timezone.now() - timedelta(days=2))
+
+    assert services.data_export_purge() == 1
+    assert list(DataExport.objects.values_list("pk", flat=True)) == [kept]
