@@ -112,3 +112,26 @@ def data_download(request: HttpRequest, token: str) -> HttpResponse:
 def _link_refused(request: HttpRequest, reason: str) -> HttpResponse:
     return render(request, "accounts/data.html", {"hours": settings.DATA_EXPORT_MAX_AGE // 3600,
                                                   "link_error": reason}, status=404)
+
+
+# ---------------------------------------------------------------------------------------------
+# Where you are signed in (issue 31)
+# ---------------------------------------------------------------------------------------------
+
+@login_required
+def sessions(request: HttpRequest) -> HttpResponse:
+    """allauth.usersessions' list, after making sure this session is on it: one signed in before
+    the list existed (or by other means than allauth's sign-in) is recorded on the first visit,
+    so that it shows, and "sign out everywhere else" can tell it from the others."""
+    import time
+
+    from allauth.usersessions.models import UserSession
+    from allauth.usersessions.views import list_usersessions
+
+    from accounts.middleware import SEEN_KEY
+
+    key = request.session.session_key
+    if not key or not UserSession.objects.filter(session_key=key).exists():
+        UserSession.objects.create_from_request(request)
+        request.session[SEEN_KEY] = time.time()
+    return list_usersessions(request)

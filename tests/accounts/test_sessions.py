@@ -136,3 +136,13 @@ def test_password_reset_answers_alike_for_known_and_unknown_addresses(client, al
     assert known.status_code == unknown.status_code == 302
     assert known["Location"] == unknown["Location"] == reverse("account_reset_password_done")
     assert sorted(m.to[0] for m in mailoutbox) == ["alice@example.com", "nobody@example.com"]
+
+
+def test_a_session_signed_in_before_the_list_existed_appears_on_it(client, alice):
+    client.force_login(alice)  # no row in allauth.usersessions, as for sessions older than it
+    assert not UserSession.objects.filter(user=alice).exists()
+
+    html = client.get(reverse("usersessions_list"), HTTP_USER_AGENT=FIREFOX).content.decode()
+
+    assert "Firefox on Windows" in html and "This browser" in html
+    assert UserSession.objects.get(user=alice).session_key == client.session.session_key
