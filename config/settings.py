@@ -226,6 +226,8 @@ ACCOUNT_LOGOUT_ON_PASSWORD_CHANGE = False
 # Second factors (allauth.mfa): an authenticator app, security keys and passkeys, recovery codes.
 MFA_SUPPORTED_TYPES = ["totp", "recovery_codes", "webauthn"]
 MFA_PASSKEY_LOGIN_ENABLED = True
+# Recovery codes are shown once, when made (a new set can be made at any time).
+MFA_RECOVERY_CODES_SHOW_ONCE = True
 MFA_TOTP_ISSUER = SITE_NAME
 # A code of the previous or next 30 s window is accepted too: a phone's clock a little off, or a
 # code typed as it rolled over, still signs in (RFC 6238 section 5.2). Each code works once.

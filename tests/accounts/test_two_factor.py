@@ -152,3 +152,16 @@ def test_the_second_factor_pages_address_the_player_as_tu(client, alice, passwor
     html = client.get(reverse("mfa_authenticate"), HTTP_ACCEPT_LANGUAGE=language).content.decode()
 
     assert tu in html.replace("&#x27;", "'") and formal not in html
+
+
+def test_recovery_codes_are_shown_once(client, alice, password):
+    add_totp(alice)
+    codes = RecoveryCodes.activate(alice).get_unused_codes()
+    client.force_login(alice)
+    client.post(reverse("account_reauthenticate"), {"password": password})
+
+    first = client.get(reverse("mfa_view_recovery_codes")).content.decode()
+    second = client.get(reverse("mfa_view_recovery_codes")).content.decode()
+
+    assert all(code in first for code in codes)
+    assert not any(code in second for code in codes)
