@@ -28,6 +28,16 @@ class AccountAdapter(DefaultAccountAdapter):
             return refusal
         return super().pre_login(request, user, **kwargs)
 
+    def get_login_redirect_url(self, request: HttpRequest) -> str:
+        # A moderator or staff member without a second factor is sent to its setup (issue 31).
+        from django.urls import reverse
+
+        from accounts.security import lacks_required_factor
+
+        if lacks_required_factor(request.user):
+            return reverse("mfa_index")
+        return super().get_login_redirect_url(request)
+
     def send_mail(self, template_prefix: str, email: str, context: dict[str, Any]) -> None:
         # Without django.contrib.sites, allauth's current_site is the request host; the
         # e-mails name the site by its configured name instead.

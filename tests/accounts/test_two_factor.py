@@ -165,3 +165,17 @@ def test_recovery_codes_are_shown_once(client, alice, password):
 
     assert all(code in first for code in codes)
     assert not any(code in second for code in codes)
+
+
+def test_signing_in_sends_a_moderator_without_a_factor_to_its_setup(client, password):
+    make_moderator("mona", second_factor=False)
+
+    response = client.post(reverse("account_login"), {"login": "mona", "password": password})
+
+    assert response.status_code == 302 and response["Location"] == SETUP
+
+
+def test_signing_in_sends_a_player_to_the_lobby_as_before(client, alice, password):
+    response = client.post(reverse("account_login"), {"login": "alice", "password": password})
+
+    assert response["Location"] == reverse("games:lobby")

@@ -129,7 +129,7 @@ def test_a_moderator_is_turned_away_until_they_set_up_a_second_factor(browser, s
     try:
         page = context.new_page()
         password_step(page, site, "mona")
-        page.wait_for_url(f"{site}/")
+        page.wait_for_url(f"{site}/accounts/2fa/")  # signing in sends a moderator to the setup
         page.goto(f"{site}/moderation/")
         main = page.locator("main")
         assert "Set up a second factor first" in main.inner_text()
