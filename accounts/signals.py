@@ -68,13 +68,29 @@ def send_second_factor_needed(user: Any) -> None:
         )
 
 
+# What is kept of a linked account's profile (SocialAccount.extra_data): its id, for the game
+# chat's mentions (Discord), and the name that tells the player which account is linked.
+SOCIAL_FIELDS_KEPT = {
+    "discord": ("id", "username", "global_name"),
+    "google": ("id", "sub", "name", "email"),
+}
+
+
+def on_social_account_saved(sender: Any, instance: Any, **kwargs: Any) -> None:
+    kept = SOCIAL_FIELDS_KEPT.get(instance.provider, ("id",))
+    data = instance.extra_data if isinstance(instance.extra_data, dict) else {}
+    instance.extra_data = {key: data[key] for key in kept if key in data}
+
+
 def connect() -> None:
     from allauth.account.signals import user_logged_in
     from allauth.mfa.signals import authenticator_added, authenticator_removed, authenticator_used
+    from allauth.socialaccount.models import SocialAccount
     from django.contrib.auth import get_user_model
-    from django.db.models.signals import m2m_changed
+    from django.db.models.signals import m2m_changed, pre_save
 
     user_logged_in.connect(on_logged_in, dispatch_uid="accounts.session_seen")
+    pre_save.connect(on_social_account_saved, sender=SocialAccount, dispatch_uid="accounts.social_fields_kept")
     authenticator_used.connect(on_authenticator_used, dispatch_uid="accounts.recovery_code_used")
     authenticator_added.connect(on_authenticators_changed, dispatch_uid="accounts.factor_added")
     authenticator_removed.connect(on_authenticators_changed, dispatch_uid="accounts.factor_removed")

@@ -108,6 +108,12 @@ def test_a_new_player_signs_up_with_discord_and_its_user_id_is_kept(client, prov
     user = User.objects.get(pk=_signed_in_as(client))
     assert EmailAddress.objects.get(user=user).email == "nelly@example.com"
     assert discord_user_id(user) == "80351110224678912"
+    # Nothing else is taken from Discord than the id and the names that show which account it is.
+    assert SocialAccount.objects.get(user=user).extra_data == {
+        "id": "80351110224678912",
+        "username": "nelly",
+        "global_name": "Nelly",
+    }
     # The code went back to the provider once, with the app's own redirect URI.
     assert fake.token_requests[0]["redirect_uri"][0].endswith(reverse("discord_callback"))
 
