@@ -62,8 +62,9 @@ class SocialAccountAdapter(DefaultSocialAccountAdapter):
     def authenticate_by_email(self, sociallogin: Any) -> tuple[Any, str] | None:
         # A provider's address joins an existing account only when both sides verified it: the
         # provider (its own flag) and this site (a confirmed EmailAddress). Otherwise allauth
-        # goes on to sign-up, which finds the address taken and asks the person to sign in to
-        # that account first and link the provider from there.
+        # goes on to sign-up, which finds the address taken: it answers as for a new address (no
+        # enumeration) and mails the address's owner to sign in and link the provider from the
+        # linked accounts page (templates/account/email/account_already_exists_message.txt).
         from allauth.account.models import EmailAddress
 
         for address in sociallogin.email_addresses:
