@@ -96,6 +96,7 @@ def test_the_buttons_show_only_for_configured_providers(client, provider, settin
 
     assert reverse("discord_login") not in bare and reverse("google_login") not in bare
     assert reverse("discord_login") in configured and reverse("google_login") not in configured
+    assert "Continue with Discord" in configured
 
 
 def test_a_new_player_signs_up_with_discord_and_its_user_id_is_kept(client, provider):
