@@ -5,6 +5,8 @@ from __future__ import annotations
 from functools import lru_cache
 
 from django import template
+from django.utils import timezone
+from django.utils.timesince import timesince
 from django.utils.translation import gettext as _
 
 register = template.Library()
@@ -31,3 +33,13 @@ def browser_and_device(user_agent: str) -> str:
     if browser and where:
         return _("%(browser)s on %(device)s") % {"browser": browser, "device": where}
     return browser or where or _("Unknown browser")
+
+
+@register.filter
+def time_ago(moment) -> str:
+    """"just now" under a minute, else "5 minutes ago" (the session list's approximate times)."""
+    if moment is None:
+        return ""
+    if (timezone.now() - moment).total_seconds() < 60:
+        return _("just now")
+    return _("%(since)s ago") % {"since": timesince(moment)}

@@ -146,3 +146,13 @@ def test_a_session_signed_in_before_the_list_existed_appears_on_it(client, alice
 
     assert "Firefox on Windows" in html and "This browser" in html
     assert UserSession.objects.get(user=alice).session_key == client.session.session_key
+
+
+def test_the_list_gives_approximate_times_in_words(alice, password):
+    desk = _signed_in(FIREFOX, password)
+    _signed_in(IPHONE, password)
+    UserSession.objects.filter(user_agent=IPHONE).update(last_seen_at=timezone.now() - timezone.timedelta(days=3))
+
+    html = desk.get(reverse("usersessions_list")).content.decode()
+
+    assert "last used 3\xa0days ago" in html and "signed in just now" in html and "in use now" in html
