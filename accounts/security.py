@@ -6,6 +6,10 @@ authenticator app or a security key / passkey; recovery codes alone are only a w
 moderation pages and the admin answer with ``accounts/second_factor_required.html``, which explains
 and links to the setup (accounts.middleware.SecondFactorRequiredMiddleware), and every moderation
 rule (moderation.permissions) refuses, so no service acts for them either.
+
+allauth leaves requiring a factor to each project (its maintainers declined a middleware for it:
+pennersr/django-allauth issue 3649, pull request 3710), so this small piece is ours; everything
+else (the factors, their pages, sign-in) is allauth.mfa's.
 """
 
 from __future__ import annotations
