@@ -40,6 +40,7 @@ def time_ago(moment) -> str:
     """"just now" under a minute, else "5 minutes ago" (the session list's approximate times)."""
     if moment is None:
         return ""
-    if (timezone.now() - moment).total_seconds() < 60:
+    now = timezone.now()
+    if (now - moment).total_seconds() < 60:
         return _("just now")
-    return _("%(since)s ago") % {"since": timesince(moment)}
+    return _("%(since)s ago") % {"since": timesince(moment, now)}

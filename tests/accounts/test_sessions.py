@@ -151,8 +151,21 @@ def test_a_session_signed_in_before_the_list_existed_appears_on_it(client, alice
 def test_the_list_gives_approximate_times_in_words(alice, password):
     desk = _signed_in(FIREFOX, password)
     _signed_in(IPHONE, password)
-    UserSession.objects.filter(user_agent=IPHONE).update(last_seen_at=timezone.now() - timezone.timedelta(days=3))
+    UserSession.objects.filter(user_agent=IPHONE).update(
+        created_at=timezone.now() - timezone.timedelta(days=5, hours=2),
+        last_seen_at=timezone.now() - timezone.timedelta(days=3, hours=2))
 
     html = desk.get(reverse("usersessions_list")).content.decode()
 
-    assert "last used 3\xa0days ago" in html and "signed in just now" in html and "in use now" in html
+    assert "signed in 5\xa0days, 2\xa0hours ago" in html and "last used 3\xa0days, 2\xa0hours ago" in html
+    assert "in use now" in html
+
+
+def test_time_ago_says_just_now_under_a_minute(monkeypatch):
+    from accounts.templatetags import account_tags
+
+    moment = timezone.now()
+    monkeypatch.setattr(account_tags.timezone, "now", lambda: moment + timezone.timedelta(seconds=59))
+    assert account_tags.time_ago(moment) == "just now"
+    monkeypatch.setattr(account_tags.timezone, "now", lambda: moment + timezone.timedelta(minutes=2))
+    assert account_tags.time_ago(moment) == "2\xa0minutes ago"
