@@ -89,3 +89,15 @@ def username_taken(name: str, *, user: User | None = None) -> bool:
     """Whether a username is, once NFKC case-folded, another account's username or display
     name (the full-width "alice" for a new account while alice exists)."""
     return display_name_taken(name, user=user)
+
+class DataExport(models.Model):
+    """One "Download my data" ZIP (issue 31), built by ``accounts.tasks.build_data_export`` and
+    kept a day: its link (accounts/export.py) is signed, lasts as long, and opens only for its
+    owner. Kept in the database so that any web process can serve what any worker built."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True, db_index=True)
+    content = models.BinaryField()
+
+    def __str__(self) -> str:
+        return f"data export {self.pk} of user {self.user_id}"

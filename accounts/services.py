@@ -56,3 +56,59 @@ def user_delete(*, user: User, password: str) -> None:
 
     account_seats_release(user=user)
     user.delete()
+
+
+# ---------------------------------------------------------------------------------------------
+# "Download my data" (issue 31)
+# ---------------------------------------------------------------------------------------------
+
+def data_export_request(*, user: User) -> bool:
+    """Queue the ZIP's build (the player gets the link by e-mail); False, and nothing queued,
+    when the same person asked less than DATA_EXPORT_EVERY seconds ago."""
+    from django.conf import settings
+    from django.core.cache import cache
+
+    from config.celery import queue_on_commit
+
+    if not cache.add(f"data-export-asked:{user.pk}", 1, timeout=settings.DATA_EXPORT_EVERY):
+        return False
+    queue_on_commit("accounts.tasks.build_data_export", user.pk)
+    return True
+
+
+def data_export_purge() -> int:
+    """Drop every export past its day (its link no longer works anyway)."""
+    from accounts import export
+    from accounts.models import DataExport
+
+    deleted, _kinds = DataExport.objects.filter(created_at__lt=export.expired_before()).delete()
+    return deleted
+
+
+def data_export_build(*, user_id: int) -> int | None:
+    """Build the ZIP, keep it (replacing the player's older ones and dropping everyone's expired
+    ones) and mail its link. Returns the export's id, or None for an account gone meanwhile."""
+    from allauth.account.adapter import get_adapter
+    from allauth.account.models import EmailAddress
+    from django.conf import settings
+    from django.db import transaction
+    from django.utils import translation
+
+    from accounts import export
+    from accounts.models import DataExport
+    from games.links import absolute
+
+    user = User.objects.filter(pk=user_id, is_active=True).first()
+    if user is None:
+        return None
+    content = export.build_zip(user)
+    with transaction.atomic():
+        DataExport.objects.filter(created_at__lt=export.expired_before()).delete()
+        DataExport.objects.filter(user=user).delete()
+        made = DataExport.objects.create(user=user, content=content)
+    email = EmailAddress.objects.get_primary_email(user) or user.email
+    if email:
+        with translation.override(user.language or settings.LANGUAGE_CODE):
+            get_adapter().send_mail("accounts/email/data_export", email, {
+                "user": user, "download_url": absolute(export.download_path(made))})
+    return made.pk

@@ -51,6 +51,13 @@ INSTALLED_APPS = [
     "django_htmx",
     "allauth",
     "allauth.account",
+    # Issue 31: second factors (TOTP, recovery codes, WebAuthn), Discord and Google sign-in,
+    # the list of a person's sessions. allauth's own modules, not code of ours.
+    "allauth.mfa",
+    "allauth.socialaccount",
+    "allauth.socialaccount.providers.discord",
+    "allauth.socialaccount.providers.google",
+    "allauth.usersessions",
     "csp",
     "django_ratelimit",
     "accounts",
@@ -86,6 +93,10 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "allauth.account.middleware.AccountMiddleware",
+    # Where a person is signed in: each session's last use, written at most every few minutes
+    # (accounts/sessions.py), and the page that asks moderators and staff for a second factor.
+    "accounts.middleware.SessionActivityMiddleware",
+    "accounts.middleware.SecondFactorRequiredMiddleware",
     # Last, so that its 400 page knows the user and language; it runs before every view and
     # before CsrfViewMiddleware.process_view, which is what reads the form first.
     "config.middleware.UnreadableFormMiddleware",
@@ -203,6 +214,60 @@ ACCOUNT_USER_DISPLAY = "accounts.models.user_display"
 ACCOUNT_DEFAULT_HTTP_PROTOCOL = env_choice(
     "SITE_PROTOCOL", "http" if DEBUG else "https", ["http", "https"]
 )
+# Security notices by e-mail (issue 31): a password or e-mail change (the old address is told),
+# a factor added or removed, a recovery code used (accounts/signals.py).
+ACCOUNT_EMAIL_NOTIFICATIONS = True
+# The same answer for known and unknown addresses at sign-in, sign-up and password reset.
+ACCOUNT_PREVENT_ENUMERATION = True
+ACCOUNT_EMAIL_UNKNOWN_ACCOUNTS = True
+# A password change keeps this session and ends every other one (Django's session hash).
+ACCOUNT_LOGOUT_ON_PASSWORD_CHANGE = False
+
+# Second factors (allauth.mfa): an authenticator app, security keys and passkeys, recovery codes.
+MFA_SUPPORTED_TYPES = ["totp", "recovery_codes", "webauthn"]
+MFA_PASSKEY_LOGIN_ENABLED = True
+# Recovery codes are shown once, when made (a new set can be made at any time).
+MFA_RECOVERY_CODES_SHOW_ONCE = True
+MFA_TOTP_ISSUER = SITE_NAME
+# A code of the previous or next 30 s window is accepted too: a phone's clock a little off, or a
+# code typed as it rolled over, still signs in (RFC 6238 section 5.2). Each code works once.
+MFA_TOTP_TOLERANCE = 1
+# WebAuthn needs a secure origin; http://127.0.0.1 and localhost are allowed in development.
+MFA_WEBAUTHN_ALLOW_INSECURE_ORIGIN = DEBUG
+
+# Sessions (allauth.usersessions): the list and "sign out everywhere else"; the last use is
+# written by accounts.middleware.SessionActivityMiddleware at most every SESSION_SEEN_EVERY s.
+USERSESSIONS_TRACK_ACTIVITY = False
+SESSION_SEEN_EVERY = 300
+
+# Sign in with Discord or Google (allauth.socialaccount): a provider is offered only when its
+# client id and secret are set. An account is joined only through an address both sides verified.
+SOCIALACCOUNT_ADAPTER = "accounts.adapters.SocialAccountAdapter"
+SOCIALACCOUNT_EMAIL_AUTHENTICATION = True
+SOCIALACCOUNT_EMAIL_AUTHENTICATION_AUTO_CONNECT = True
+SOCIALACCOUNT_EMAIL_VERIFICATION = "mandatory"
+SOCIALACCOUNT_STORE_TOKENS = False
+SOCIALACCOUNT_QUERY_EMAIL = True
+SOCIALACCOUNT_PROVIDERS: dict[str, dict] = {}
+_DISCORD_ID, _DISCORD_SECRET = env_str("DISCORD_CLIENT_ID", ""), env_str("DISCORD_CLIENT_SECRET", "")
+if _DISCORD_ID and _DISCORD_SECRET:
+    SOCIALACCOUNT_PROVIDERS["discord"] = {
+        "APPS": [{"client_id": _DISCORD_ID, "secret": _DISCORD_SECRET}],
+        "SCOPE": ["identify", "email"],
+    }
+_GOOGLE_ID, _GOOGLE_SECRET = env_str("GOOGLE_CLIENT_ID", ""), env_str("GOOGLE_CLIENT_SECRET", "")
+if _GOOGLE_ID and _GOOGLE_SECRET:
+    SOCIALACCOUNT_PROVIDERS["google"] = {
+        "APPS": [{"client_id": _GOOGLE_ID, "secret": _GOOGLE_SECRET}],
+        "SCOPE": ["openid", "profile", "email"],
+        # The user-info endpoint, not the ID token's signature check against Google's keys.
+        "FETCH_USERINFO": True,
+    }
+
+# The data export's download link (accounts/export.py) lasts a day.
+DATA_EXPORT_MAX_AGE = 24 * 60 * 60
+# One request for an export per this many seconds per person: each builds a ZIP of every game.
+DATA_EXPORT_EVERY = 10 * 60
 
 # Internationalisation: the site speaks English, Spanish and Catalan.
 LANGUAGE_CODE = "en"
@@ -211,7 +276,9 @@ LANGUAGES = [
     ("es", "Español"),
     ("ca", "Català"),
 ]
-LOCALE_PATHS = [BASE_DIR / "locale"]
+# locale_allauth/: allauth's own messages on the account pages of issue 31, reworded to address
+# the player as "tú"/"tu" like the site (allauth's catalogues say "usted"/"vós"); after locale/.
+LOCALE_PATHS = [BASE_DIR / "locale", BASE_DIR / "locale_allauth"]
 USE_I18N = True
 TIME_ZONE = env_str("TIME_ZONE", "UTC")
 USE_TZ = True
@@ -474,6 +541,12 @@ CELERY_BEAT_SCHEDULE: dict[str, dict] = {
         "task": "ratings.tasks.results_catch_up",
         "schedule": 300.0,
         "options": {"expires": 300.0},
+    },
+    # "Download my data" ZIPs past their day are dropped (issue 31, accounts/export.py).
+    "accounts-purge-data-exports": {
+        "task": "accounts.tasks.purge_data_exports",
+        "schedule": 3600.0,
+        "options": {"expires": 3000.0},
     },
     # Reminders when a quarter of a correspondence decision's time is left (issue 14).
     "notifications-send-reminders": {

@@ -1,5 +1,10 @@
+from allauth.account.decorators import secure_admin_login
 from django.contrib import admin
 from django.urls import include, path
+
+# The admin signs people in through allauth's form, which asks for the second factor (issue 31);
+# its own password-only form would skip it.
+admin.site.login = secure_admin_login(admin.site.login)
 
 urlpatterns = [
     # Our own account pages first, then allauth's (sign-up, login, e-mail, password).

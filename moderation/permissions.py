@@ -24,7 +24,16 @@ def _has(perm: str):
     return check
 
 
-is_moderator = _has("moderation.access_moderation")
+@rules.predicate
+def has_second_factor(user) -> bool:
+    # Issue 31: a moderator's password alone acts on nobody (accounts/security.py).
+    from accounts.security import has_second_factor as check
+
+    return check(user)
+
+
+holds_moderator_role = _has("moderation.access_moderation")
+is_moderator = holds_moderator_role & has_second_factor
 may_act_on_accounts = _has("moderation.act_on_accounts")
 may_act_on_games = _has("moderation.act_on_games")
 may_hide_messages = _has("moderation.hide_chat_messages")

@@ -24,12 +24,13 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from accounts.security import SecondFactorRequired, has_second_factor
 from games import selectors as game_selectors
 from games.models import Game, GameAction, Seat
 from moderation import selectors, services
 from moderation.forms import AccountActionForm, AppealForm, GameActionForm, ReportForm, ResolveForm
 from moderation.models import AuditEntry, ChatMessage, Report, Sanction
-from moderation.permissions import can, protected_user_ids
+from moderation.permissions import can, holds_moderator_role, protected_user_ids
 from moderation.signals import SESSION_KEY
 
 User = get_user_model()
@@ -49,6 +50,10 @@ def _moderator(request: HttpRequest, rule: str = "moderation.view_queue", obj=No
     if rule == "moderation.view_queue":
         request.session[SESSION_KEY] = allowed
     if not allowed:
+        if holds_moderator_role(request.user) and not has_second_factor(request.user):
+            # A moderator without a second factor gets the page that explains and links to its
+            # setup (accounts.middleware.SecondFactorRequiredMiddleware), never the tools.
+            raise SecondFactorRequired("a second factor is required")
         raise PermissionDenied("moderators only")
 
 

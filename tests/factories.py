@@ -36,3 +36,21 @@ class UserFactory(DjangoModelFactory):
             email=obj.email,
             defaults={"verified": extracted is not False, "primary": True},
         )
+
+
+def add_totp(user: User) -> str:
+    """Give ``user`` an authenticator app (allauth.mfa's TOTP); returns its secret."""
+    from allauth.mfa.totp.internal.auth import TOTP, generate_totp_secret
+
+    secret = generate_totp_secret()
+    TOTP.activate(user, secret)
+    return secret
+
+
+def totp_code(secret: str) -> str:
+    """The code an authenticator app shows now for ``secret`` (allauth's own helper)."""
+    from allauth.mfa.totp.internal import auth
+
+    counters = list(auth.yield_hotp_counters_from_time())
+    counter = counters[len(counters) // 2]  # the window's middle: now
+    return auth.format_hotp_value(auth.hotp_value(secret, counter))

@@ -47,6 +47,10 @@ def test_the_main_pages_have_no_serious_accessibility_violation(browser, site, a
         ("deed card page", f"/games/{game.pk}/deeds/{deed}/"),
         ("my games", "/me/games/"),
         ("settings", "/accounts/settings/"),
+        # The account pages of issue 31: second factors, sessions, the data export.
+        ("two-factor", "/accounts/2fa/"),
+        ("sessions", "/accounts/sessions/"),
+        ("your data", "/accounts/data/"),
         ("replay", f"/games/{done.pk}/replay/?step=5"),
         ("finished game", f"/games/{done.pk}/"),
         ("notifications", "/notifications/"),

@@ -14,7 +14,7 @@ from accounts import services as accounts
 from games import records, services, tasks
 from games.engine import GameState
 from games.models import Game, GameAction, Invitation, Seat, Table
-from tests.factories import UserFactory
+from tests.factories import UserFactory, add_totp
 from tests.games.play_helpers import autoplay, start_game, users_by_seat
 
 
@@ -182,6 +182,8 @@ def test_every_page_renders_with_a_deleted_player(alice, bob, charlie, password,
     assert "The player deleted their account: the seat is forfeited." in log
 
     staff = UserFactory(username="root", is_staff=True, is_superuser=True)
+
+    add_totp(staff)  # staff need a second factor (issue 31)
     client.force_login(staff)
     for url in (
         reverse("admin:games_table_changelist"),
@@ -236,6 +238,7 @@ def test_a_move_from_a_page_drawn_before_the_deletion_is_stale(alice, bob, charl
 def test_an_account_deleted_in_the_admin_forfeits_its_seats_too(client, alice, bob):
     game = start_game(alice, bob)
     staff = UserFactory(username="root", is_staff=True, is_superuser=True)
+    add_totp(staff)  # staff need a second factor (issue 31)
     client.force_login(staff)
 
     response = client.post(reverse("admin:accounts_user_delete", args=[bob.pk]), {"post": "yes"})

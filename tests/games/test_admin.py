@@ -3,12 +3,13 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
-from tests.factories import UserFactory
+from tests.factories import UserFactory, add_totp
 
 
 @pytest.fixture
 def staff_client(client, db):
     admin = UserFactory(username="root", is_staff=True, is_superuser=True)
+    add_totp(admin)  # staff need a second factor (issue 31)
     client.force_login(admin)
     return client
 

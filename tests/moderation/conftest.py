@@ -10,13 +10,16 @@ from accounts.models import User
 from moderation import services
 from moderation.models import ChatMessage
 from moderation.permissions import MODERATORS_GROUP
-from tests.factories import UserFactory
+from tests.factories import UserFactory, add_totp
 from tests.games.conftest import celery_eager  # noqa: F401
 from tests.games.play_helpers import start_game
 
 
-def make_moderator(username: str) -> User:
+def make_moderator(username: str, *, second_factor: bool = True) -> User:
+    # Moderators must have a second factor (issue 31); second_factor=False makes one without.
     user = UserFactory(username=username, display_name=username.capitalize())
+    if second_factor:
+        add_totp(user)
     user.groups.add(Group.objects.get(name=MODERATORS_GROUP))
     return User.objects.get(pk=user.pk)  # a fresh object: no stale permission cache
 

@@ -12,14 +12,16 @@ from django.urls import reverse
 
 from moderation import services
 from moderation.models import AuditEntry, ChatMessage, Report, Sanction
-from tests.factories import UserFactory
+from tests.factories import UserFactory, add_totp
 
 pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
 def root(db):
-    return UserFactory(username="root", is_staff=True, is_superuser=True)
+    user = UserFactory(username="root", is_staff=True, is_superuser=True)
+    add_totp(user)  # staff reach the admin only with a second factor (issue 31)
+    return user
 
 
 def test_the_admin_adds_changes_and_deletes_no_sanction(client, root, mod, bob):

@@ -6,6 +6,7 @@ import pytest
 from django.urls import reverse
 
 from ratings import services
+from tests.factories import add_totp
 
 pytestmark = pytest.mark.django_db
 
@@ -15,6 +16,7 @@ MODELS = ("rating", "gameresult", "progress", "achievement", "questcompletion", 
 def test_staff_see_every_ratings_list_and_cannot_add(client, finished_game, alice, bob, django_user_model):
     services.game_result_record(game_id=finished_game([alice, bob], seed=1).pk)
     admin = django_user_model.objects.create_superuser("root", "root@example.com", "x")
+    add_totp(admin)  # staff need a second factor (issue 31)
     client.force_login(admin)
     for model in MODELS:
         assert client.get(reverse(f"admin:ratings_{model}_changelist")).status_code == 200
