@@ -69,3 +69,9 @@ def bob(db: None) -> User:
 @pytest.fixture
 def charlie(db: None) -> User:
     return UserFactory(username="charlie", display_name="Charlie")
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    # The slow group first (a stable sort: each group keeps its order): under pytest-xdist the
+    # long tests start at once, side by side, rather than one of them last on one worker.
+    items.sort(key=lambda item: item.get_closest_marker("slow") is None)

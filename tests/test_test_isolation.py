@@ -24,6 +24,9 @@ from tests.processes import free_port
 
 ROOT = Path(__file__).resolve().parents[1]
 
+# (Each case starts a pytest of its own, and one of them two xdist workers: the slow group.)
+pytestmark = pytest.mark.slow
+
 # The test file the inner run collects: it queues a task as the site's code does (by name, on
 # the configured broker) and says where its state went; OUT names the file it appends that to.
 INNER = """
