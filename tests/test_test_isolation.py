@@ -129,20 +129,6 @@ def test_a_task_queued_by_the_tests_never_lands_in_the_sites_broker_folder(tmp_p
     assert not run_dir.exists()  # removed when the run ended
 
 
-def test_each_xdist_worker_has_its_own_folder_and_broker_keys(tmp_path, own_redis):
-    url, _client = own_redis
-
-    # One test, run on each of two workers.
-    seen = _run_tests_beside_a_site(tmp_path, tmp_path / "site-var", "-n", "2", "--dist", "each", CELERY_BROKER_URL=url)
-
-    assert len(seen) == 2
-    assert len({s["var_dir"] for s in seen}) == 2
-    assert len({s["prefix"] for s in seen}) == 2
-    assert {Path(s["var_dir"]).name for s in seen} == {"gw0", "gw1"}
-    assert all(s["landed"] for s in seen)
-    assert len({s["run_dir"] for s in seen}) == 1
-
-
 @pytest.fixture
 def own_redis(tmp_path):
     """A redis-server of this test's own, on a free port, stopped at the end."""
@@ -183,16 +169,22 @@ def own_redis(tmp_path):
         proc.wait(timeout=10)
 
 
-def test_on_a_shared_redis_broker_the_tests_keep_to_keys_of_their_own(tmp_path, own_redis):
+def test_on_a_shared_redis_each_xdist_worker_keeps_to_keys_of_its_own(tmp_path, own_redis):
     url, client = own_redis
     # The site's queue on that Redis: the run must neither add to it nor take from it.
     client.rpush("celery", b"the site's task")
 
-    (seen,) = _run_tests_beside_a_site(tmp_path, tmp_path / "site-var", CELERY_BROKER_URL=url)
+    # One test, run on each of two workers.
+    seen = _run_tests_beside_a_site(tmp_path, tmp_path / "site-var", "-n", "2", "--dist", "each", CELERY_BROKER_URL=url)
 
-    assert seen["prefix"], seen
-    assert seen["landed"], seen  # the task was queued under the run's prefix...
+    assert len(seen) == 2
+    assert all(s["landed"] for s in seen), seen  # each task was queued under its worker's prefix...
     assert client.lrange("celery", 0, -1) == [b"the site's task"]  # ...not on the site's queue
-    # and what the run left on the broker went with it (its prefix only).
-    assert not list(client.scan_iter(match=f"{seen['prefix']}*"))
+    assert len({s["prefix"] for s in seen}) == 2 and all(s["prefix"] for s in seen)
+    # Each worker its own folder, in the run's one.
+    assert {Path(s["var_dir"]).name for s in seen} == {"gw0", "gw1"}
+    assert len({s["run_dir"] for s in seen}) == 1
+    # What the run left on the broker went with it (its prefixes only).
+    for s in seen:
+        assert not list(client.scan_iter(match=f"{s['prefix']}*"))
     assert client.exists("celery")
