@@ -173,7 +173,10 @@ def main() -> None:
     from games.models import Game, GameAction
 
     queue = redis.Redis.from_url(broker)
-    queue.delete("celery", "deadlines", "unacked", "unacked_index")
+    # The broker's keys carry the site's prefix, if it has one (CELERY_BROKER_KEY_PREFIX: a test run's).
+    prefix = os.environ.get("CELERY_BROKER_KEY_PREFIX", "")
+    queue_keys = [prefix + key for key in ("celery", "deadlines", "unacked", "unacked_index")]
+    queue.delete(*queue_keys)
     ids = make_games(args.games)
 
     child_env = {**os.environ, **env}
@@ -217,10 +220,10 @@ def main() -> None:
 
     _stop_all()
     if args.lateness_only:
-        queue.delete("celery", "deadlines", "unacked", "unacked_index")
+        queue.delete(*queue_keys)
         return
     # One sweep over every game overdue at once: the workers stopped, this process sweeps.
-    queue.delete("celery", "deadlines", "unacked", "unacked_index")
+    queue.delete(*queue_keys)
     Game.objects.filter(pk__in=ids).update(deadline=timezone.now() - timedelta(seconds=1))
     t0, cpu0 = time.monotonic(), time.process_time()
     applied = runs = 0
@@ -237,7 +240,7 @@ def main() -> None:
     print(f"load average while it ran: {os.getloadavg()[0]:.1f} ({os.cpu_count()} CPUs)")
 
     # The same with the workers and the beat: from all overdue to all timed out.
-    queue.delete("celery", "deadlines", "unacked", "unacked_index")
+    queue.delete(*queue_keys)
     before = GameAction.objects.filter(game_id__in=ids, source="timeout").count()
     Game.objects.filter(pk__in=ids).update(deadline=timezone.now() - timedelta(seconds=1))
     t0 = time.monotonic()
@@ -253,7 +256,7 @@ def main() -> None:
     print(f"the workers and beat, {len(ids)} overdue games: all timed out {time.monotonic() - t0:.1f} s after "
           f"the workers were started (their start-up included)")
     _stop_all()
-    queue.delete("celery", "deadlines", "unacked", "unacked_index")
+    queue.delete(*queue_keys)
     print(f"logs: {folder}")
 
 

@@ -488,6 +488,10 @@ elif CELERY_BROKER_URL.startswith(("redis:", "rediss:")):
     # queued with a distant ETA, so a short timeout cannot redeliver a task still running.
     CELERY_BROKER_TRANSPORT_OPTIONS = {
         "visibility_timeout": env_int("CELERY_VISIBILITY_TIMEOUT", 120, minimum=1)}
+    # Every key of the broker (queues, bindings, unacked tasks) under this prefix: two sites, or a
+    # site and a test run (tests/settings.py), on one Redis database never take each other's tasks.
+    if env_str("CELERY_BROKER_KEY_PREFIX", ""):
+        CELERY_BROKER_TRANSPORT_OPTIONS["global_keyprefix"] = env_str("CELERY_BROKER_KEY_PREFIX")
 CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", False)
 # Bots play one action at a time, each in a Celery task run this long after the action before it
 # (issue 10), so a person's move returns at once and people can follow the bots. 0: they play

@@ -63,7 +63,9 @@ def bench_database_url() -> str:
     if not url.startswith(("postgres://", "postgresql://")):
         pytest.skip("bench/web.py and bench/deadlines.py need PostgreSQL: set DATABASE_URL (CI does)")
     parts = urlsplit(url)
-    name = f"test_{parts.path.lstrip('/')}_bench"
+    # (Each pytest-xdist worker its own, as its test database: test_<name>_bench_gw0...)
+    worker = os.environ.get("PYTEST_XDIST_WORKER")
+    name = f"test_{parts.path.lstrip('/')}_bench" + (f"_{worker}" if worker else "")
     admin = urlunsplit(parts._replace(path="/postgres"))
     yield urlunsplit(parts._replace(path=f"/{name}"))
     with psycopg.connect(admin, autocommit=True) as conn:

@@ -108,10 +108,21 @@ def no_csp_violations() -> Iterator[list[str]]:
 @pytest.fixture(scope="session")
 def artifacts() -> Path:
     """test-artifacts/e2e/ (git-ignored): screenshots of the pages the tests went through,
-    those of the last run only (emptied once per run, so that each test's shots stay)."""
+    those of the last run only (emptied once per run, so that each test's shots stay: by the
+    first of its pytest-xdist workers to get here, which notes the run in the folder)."""
+    import fcntl
+
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    for old in ARTIFACTS.glob("*.png"):
-        old.unlink()
+    run = os.environ.get("MONOPOLY_TEST_RUN_DIR", "")  # (one per run, shared by its workers: tests/settings.py)
+    with open(ARTIFACTS / ".run", "a+") as note:
+        fcntl.flock(note, fcntl.LOCK_EX)
+        note.seek(0)
+        if note.read() != run:
+            for old in ARTIFACTS.glob("*.png"):
+                old.unlink()
+            note.seek(0)
+            note.truncate()
+            note.write(run)
     return ARTIFACTS
 
 

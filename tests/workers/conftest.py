@@ -122,7 +122,9 @@ def _purge() -> None:
     import redis
 
     client = redis.Redis.from_url(settings.CELERY_BROKER_URL)
-    client.delete("celery", "deadlines", "unacked", "unacked_index", "unacked_mutex")
+    # (Only this test process's keys: tests/settings.py gives each its own prefix.)
+    prefix = settings.CELERY_BROKER_TRANSPORT_OPTIONS.get("global_keyprefix", "")
+    client.delete(*(prefix + key for key in ("celery", "deadlines", "unacked", "unacked_index", "unacked_mutex")))
 
 
 @pytest.fixture
