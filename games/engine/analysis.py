@@ -86,6 +86,7 @@ class Estimate:
     round_cap: int
     antithetic: bool
     seed: int
+    turns: int = 0  # player turns played in all the playouts (for speed figures)
 
     @property
     def half_width(self) -> float:
@@ -256,11 +257,12 @@ def playout(
     *,
     mirror: bool = False,
     minutes_per_round: float = 1.0,
-) -> tuple[list[float], str]:
+) -> tuple[list[float], str, int]:
     """Play the game on from the public position ``pub`` (left unchanged) with strategy bots.
 
     Returns each side's share of the win (1 for the winner; 1/k each for k tied richest at the
-    cap) and how the playout ended: ``finished``, ``capped`` or ``tied``."""
+    cap), how the playout ended (``finished``, ``capped`` or ``tied``) and the player turns it
+    played."""
     st = pub.copy()
     rng = PlayoutRng(st, key, mirror)
     for name, k in unseen.items():
@@ -276,6 +278,8 @@ def playout(
     start_clock = st.clock
     last_round = start_round + round_cap
     round_ = start_round
+    turn = st.turn
+    turns = 0
     for _ in range(MAX_ACTIONS):
         if st.over:
             break
@@ -286,6 +290,10 @@ def playout(
             _step(ctx, action)
         except IllegalAction as e:  # pragma: no cover - a bot bug
             raise AnalysisError(f"playout {key:#x}: the bot of seat {seat} chose {action}: {e}") from None
+        if st.turn is turn:
+            continue
+        turn = st.turn
+        turns += 1
         if st.round != round_:
             round_ = st.round
             if round_ >= last_round:
@@ -302,7 +310,7 @@ def playout(
         for i, seats in enumerate(sides):
             if win in seats:
                 share[i] = 1.0
-        return share, "finished"
+        return share, "finished", turns
     # RULES.md 12: the richest player (team) still in the game wins.
     worth = []
     for seats in sides:
@@ -312,7 +320,7 @@ def playout(
     top = [i for i, w in enumerate(worth) if w == best]
     for i in top:
         share[i] = 1.0 / len(top)
-    return share, "capped" if len(top) == 1 else "tied"
+    return share, "capped" if len(top) == 1 else "tied", turns
 
 
 # ---------------------------------------------------------------------------------------------
@@ -377,14 +385,17 @@ class _Run:
         self.units: list[list[float]] = [[] for _ in self.sides]
         self.ends = {"finished": 0, "capped": 0, "tied": 0}
         self.playouts = 0
+        self.turns = 0
 
     def add(self, index: int) -> None:
         key = playout_key(self.seed, index)
-        shares, end = playout(self.pub, self.unseen, key, self.round_cap)
+        shares, end, turns = playout(self.pub, self.unseen, key, self.round_cap)
         self.ends[end] += 1
+        self.turns += turns
         if self.antithetic:
-            mirrored, end2 = playout(self.pub, self.unseen, key, self.round_cap, mirror=True)
+            mirrored, end2, turns = playout(self.pub, self.unseen, key, self.round_cap, mirror=True)
             self.ends[end2] += 1
+            self.turns += turns
             shares = [(a + b) / 2 for a, b in zip(shares, mirrored, strict=True)]
         for i, s in enumerate(shares):
             self.units[i].append(s)
@@ -401,6 +412,7 @@ class _Run:
             self.round_cap,
             self.antithetic,
             self.seed,
+            self.turns,
         )
 
 
