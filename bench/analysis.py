@@ -12,7 +12,9 @@ Prints, with the machine's load average (other work slows every figure here):
 * compare()'s time for a position with and without a trade (common random numbers), to the
   same target on the differences;
 * the whole-game analysis of a game of at least 60 rounds: an estimate as each round began,
-  to ``--game-target``, and its total.
+  to ``--game-target``, and its total;
+* what the round cap costs: the same playouts (common random numbers) played on to 400 more
+  rounds, and the chances had they stopped at each cap (ranked by net worth), against them.
 
 Times are CPU seconds of this one process (one core), the wall-clock time beside them.
 Targets of the issue: ±3 points p50 ≤ 1 s, compare ≤ 2 s, a 60-round game ≤ 2 min.
@@ -31,7 +33,16 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from games.engine.analysis import bot_game_positions, compare, win_chances
+from games.engine.analysis import (
+    DEFAULT_ROUND_CAP,
+    _unseen_counts,
+    bot_game_positions,
+    compare,
+    playout,
+    playout_key,
+    public_position,
+    win_chances,
+)
 from games.engine.bots import make_bot
 from games.engine.ruleset import RuleSet
 from games.engine.simulate import play_game
@@ -100,6 +111,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--max-playouts", type=int, default=4000, help="the most playouts one estimate runs")
     ap.add_argument("--rate-playouts", type=int, default=300, help="playouts for the rate figure")
     ap.add_argument("--engine-games", type=int, default=100, help="bench/engine.py games beside it")
+    ap.add_argument("--cap-positions", type=int, default=10, help="positions of the round-cap check")
+    ap.add_argument("--cap-playouts", type=int, default=150, help="playouts per position of that check")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--smoke", action="store_true", help="tiny sizes, to check that it runs")
     args = ap.parse_args(argv)
@@ -107,6 +120,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.smoke:
         args.positions, args.target, args.game_target = 2, 0.2, 0.3
         args.max_playouts, args.rate_playouts, args.engine_games = 200, 20, 2
+        args.cap_positions, args.cap_playouts = 1, 4
         game_rounds = 3
     print(f"{_load()}; CPU seconds of one process (wall in brackets)")
 
@@ -182,6 +196,39 @@ def main(argv: list[str] | None = None) -> int:
         f"points as each of rounds 1-{game_rounds} began: {total_cpu:.1f} s [{total_wall:.1f} s], "
         f"per round p50 {statistics.median(per_round):.2f} s (target: <= 120 s)"
     )
+
+    # -- what the round cap costs --------------------------------------------------------------
+    caps = sorted({20, 30, 40, DEFAULT_ROUND_CAP, 100})
+    worst = {c: [] for c in caps}
+    turns = dict.fromkeys(caps, 0)
+    all_turns = 0
+    for st in positions[: args.cap_positions]:
+        pub = public_position(st)
+        unseen = _unseen_counts(pub, None)
+        sums = {c: [0.0] * len(st.players) for c in caps}
+        full = [0.0] * len(st.players)
+        for i in range(args.cap_playouts):
+            marks = dict.fromkeys(caps)
+            share, _end, n = playout(pub, unseen, playout_key(args.seed, i), 400, marks=marks)
+            all_turns += n
+            for p, x in enumerate(share):
+                full[p] += x
+            for c in caps:
+                turns[c] += marks[c][1]
+                for p, x in enumerate(marks[c][0]):
+                    sums[c][p] += x
+        for c in caps:
+            worst[c].append(max(abs(a - b) for a, b in zip(sums[c], full, strict=True)) / args.cap_playouts)
+    print(
+        f"round cap, {args.cap_positions} positions x {args.cap_playouts} playouts, against play to 400 more "
+        f"rounds (the largest chance moved, mean / max; the turns played):"
+    )
+    for c in caps:
+        mark = " (default)" if c == DEFAULT_ROUND_CAP else ""
+        print(
+            f"  cap {c:>3}{mark}: {100 * statistics.mean(worst[c]):.1f} / {100 * max(worst[c]):.1f} points, "
+            f"{turns[c] / max(1, all_turns):.2f} of the turns"
+        )
     print(_load())
     return 0
 

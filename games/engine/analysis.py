@@ -184,8 +184,8 @@ class PlayoutRng:
         return self._gen(3000).randrange(n)
 
     def shuffle(self, items: list) -> None:
-        # One stream per deck (named by its first card in the rule book's order of card ids,
-        # the smallest), so one deck's reshuffles never move another's.
+        # A stream per pile, named by its smallest card id, so that one deck's reshuffles never
+        # move another's cards.
         stream = 4000 + (sum(map(ord, min(items))) % 1000 if items else 0)
         self._gen(stream).shuffle(items)
 
@@ -257,12 +257,14 @@ def playout(
     *,
     mirror: bool = False,
     minutes_per_round: float = 1.0,
+    marks: dict[int, tuple] | None = None,
 ) -> tuple[list[float], str, int]:
     """Play the game on from the public position ``pub`` (left unchanged) with strategy bots.
 
     Returns each side's share of the win (1 for the winner; 1/k each for k tied richest at the
     cap), how the playout ended (``finished``, ``capped`` or ``tied``) and the player turns it
-    played."""
+    played. ``marks`` (for measuring the cap): for each of its keys c, set to (shares, turns) as
+    if the cap were c, which the same playout tells at no extra cost."""
     st = pub.copy()
     rng = PlayoutRng(st, key, mirror)
     for name, k in unseen.items():
@@ -296,6 +298,8 @@ def playout(
         turns += 1
         if st.round != round_:
             round_ = st.round
+            if marks is not None and round_ - start_round in marks:
+                marks[round_ - start_round] = (_shares(st)[0], turns)
             if round_ >= last_round:
                 break
             if minutes_per_round:
@@ -303,6 +307,16 @@ def playout(
                 set_clock(st, start_clock + int((round_ - start_round) * minutes_per_round))
     else:  # pragma: no cover - a bot bug
         raise AnalysisError(f"playout {key:#x} did not end within {MAX_ACTIONS} actions")
+    share, end = _shares(st)
+    if marks is not None:
+        for c, got in marks.items():
+            if got is None:
+                marks[c] = (share, turns)
+    return share, end, turns
+
+
+def _shares(st: GameState) -> tuple[list[float], str]:
+    """Each side's share of the win now: the winner's, or by net worth at the cap."""
     sides = _sides(st)
     share = [0.0] * len(sides)
     if st.over:
@@ -310,7 +324,7 @@ def playout(
         for i, seats in enumerate(sides):
             if win in seats:
                 share[i] = 1.0
-        return share, "finished", turns
+        return share, "finished"
     # RULES.md 12: the richest player (team) still in the game wins.
     worth = []
     for seats in sides:
@@ -320,7 +334,7 @@ def playout(
     top = [i for i, w in enumerate(worth) if w == best]
     for i in top:
         share[i] = 1.0 / len(top)
-    return share, "capped" if len(top) == 1 else "tied", turns
+    return share, "capped" if len(top) == 1 else "tied"
 
 
 # ---------------------------------------------------------------------------------------------

@@ -11,8 +11,11 @@ from games.engine import RuleSet, apply, invariants, new_game
 from games.engine.analysis import (
     MIN_PLAYOUTS,
     AnalysisError,
+    _unseen_counts,
     bot_game_positions,
     compare,
+    playout,
+    playout_key,
     public_position,
     wilson,
     win_chances,
@@ -242,6 +245,20 @@ def test_a_team_game_gives_one_chance_per_team():
     est = win_chances(st, 20, seed=1, round_cap=3)
     assert [c.seats for c in est.chances] == [(0, 2), (1, 3)]
     assert sum(c.p for c in est.chances) == pytest.approx(1.0)
+
+
+def test_a_playout_marked_at_a_round_tells_what_that_cap_would_have(positions):
+    # bench/analysis.py measures what the round cap costs from one long playout per key.
+    pub = public_position(positions[20])
+    unseen = _unseen_counts(pub, None)
+    for index in range(3):
+        key = playout_key(8, index)
+        marks = dict.fromkeys((3, 6, 500))
+        share, _end, turns = playout(pub, unseen, key, 600, marks=marks)
+        for cap in (3, 6):
+            capped_share, _, capped_turns = playout(pub, unseen, key, cap)
+            assert marks[cap] == (capped_share, capped_turns)
+        assert marks[500] == (share, turns)  # a game over before the mark: its result
 
 
 # -- compare: common random numbers ----------------------------------------------------------------
