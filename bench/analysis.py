@@ -35,12 +35,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from games.engine.analysis import (
     DEFAULT_ROUND_CAP,
-    _unseen_counts,
     bot_game_positions,
     compare,
     playout,
     playout_key,
     public_position,
+    unseen_counts,
     win_chances,
 )
 from games.engine.bots import make_bot
@@ -204,7 +204,7 @@ def main(argv: list[str] | None = None) -> int:
     all_turns = 0
     for st in positions[: args.cap_positions]:
         pub = public_position(st)
-        unseen = _unseen_counts(pub, None)
+        unseen = unseen_counts(pub, None)
         sums = {c: [0.0] * len(st.players) for c in caps}
         full = [0.0] * len(st.players)
         for i in range(args.cap_playouts):

@@ -228,7 +228,7 @@ def public_position(state: GameState, seen: dict[str, int] | None = None) -> Gam
     return pub
 
 
-def _unseen_counts(pub: GameState, seen: dict[str, int] | None) -> dict[str, int]:
+def unseen_counts(pub: GameState, seen: dict[str, int] | None) -> dict[str, int]:
     seen = seen or {}
     out = {}
     for name, pile in pub.decks.items():
@@ -391,7 +391,7 @@ class _Run:
 
     def __init__(self, state: GameState, seen, round_cap: int, antithetic: bool, seed: int):
         self.pub = public_position(state, seen)
-        self.unseen = _unseen_counts(self.pub, seen)
+        self.unseen = unseen_counts(self.pub, seen)
         self.sides = _sides(state)
         self.round_cap = round_cap
         self.antithetic = antithetic

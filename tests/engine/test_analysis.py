@@ -11,12 +11,12 @@ from games.engine import RuleSet, apply, invariants, new_game
 from games.engine.analysis import (
     MIN_PLAYOUTS,
     AnalysisError,
-    _unseen_counts,
     bot_game_positions,
     compare,
     playout,
     playout_key,
     public_position,
+    unseen_counts,
     wilson,
     win_chances,
 )
@@ -250,7 +250,7 @@ def test_a_team_game_gives_one_chance_per_team():
 def test_a_playout_marked_at_a_round_tells_what_that_cap_would_have(positions):
     # bench/analysis.py measures what the round cap costs from one long playout per key.
     pub = public_position(positions[20])
-    unseen = _unseen_counts(pub, None)
+    unseen = unseen_counts(pub, None)
     for index in range(3):
         key = playout_key(8, index)
         marks = dict.fromkeys((3, 6, 500))
