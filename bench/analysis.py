@@ -115,120 +115,128 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--cap-playouts", type=int, default=150, help="playouts per position of that check")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--smoke", action="store_true", help="tiny sizes, to check that it runs")
+    ap.add_argument(
+        "--sections", default="rate,target,compare,game,cap", help="which figures (comma-separated; default all)"
+    )
     args = ap.parse_args(argv)
-    game_rounds = GAME_ROUNDS
+    sections = set(args.sections.split(","))
     if args.smoke:
         args.positions, args.target, args.game_target = 2, 0.2, 0.3
         args.max_playouts, args.rate_playouts, args.engine_games = 200, 20, 2
         args.cap_positions, args.cap_playouts = 1, 4
-        game_rounds = 3
     print(f"{_load()}; CPU seconds of one process (wall in brackets)")
 
     positions = mid_game_positions(args.positions)
 
     # -- playouts per second, beside whole games ----------------------------------------------
-    est, cpu, wall = _timed(lambda: win_chances(positions[0], args.rate_playouts, args.seed))
-    print(
-        f"playouts from round {MID_ROUND}: {est.playouts / cpu:.0f} games/s  {est.turns / cpu:.0f} player turns/s "
-        f"({est.playouts} playouts, {cpu:.2f} s [{wall:.2f} s]; {est.capped + est.tied} at the round cap)"
-    )
-    r = _engine_bench()("classic", args.engine_games, 1, False)
-    print(
-        f"bench/engine.py whole games: {r['games_per_s']:.0f} games/s  {r['turns_per_s']:.0f} player turns/s "
-        f"({r['games']} games, {r['cpu_s']:.2f} s)"
-    )
+    if "rate" in sections:
+        est, cpu, wall = _timed(lambda: win_chances(positions[0], args.rate_playouts, args.seed))
+        print(
+            f"playouts from round {MID_ROUND}: {est.playouts / cpu:.0f} games/s  {est.turns / cpu:.0f} player turns/s "
+            f"({est.playouts} playouts, {cpu:.2f} s [{wall:.2f} s]; {est.capped + est.tied} at the round cap)"
+        )
+        r = _engine_bench()("classic", args.engine_games, 1, False)
+        print(
+            f"bench/engine.py whole games: {r['games_per_s']:.0f} games/s  {r['turns_per_s']:.0f} player turns/s "
+            f"({r['games']} games, {r['cpu_s']:.2f} s)"
+        )
 
     # -- time to the target over mid-game positions --------------------------------------------
-    times, walls, counts = [], [], []
-    for i, st in enumerate(positions):
-        est, cpu, wall = _timed(
-            lambda st=st, i=i: win_chances(st, args.max_playouts, args.seed + i, target=args.target)
+    if "target" in sections:
+        times, walls, counts = [], [], []
+        for i, st in enumerate(positions):
+            est, cpu, wall = _timed(
+                lambda st=st, i=i: win_chances(st, args.max_playouts, args.seed + i, target=args.target)
+            )
+            times.append(cpu)
+            walls.append(wall)
+            counts.append(est.playouts)
+        print(
+            f"estimate to ±{100 * args.target:g} points (95%) over {len(positions)} positions: "
+            f"p50 {_pct(times, 0.5):.2f} s  p90 {_pct(times, 0.9):.2f} s  [wall p50 {_pct(walls, 0.5):.2f} s]; "
+            f"playouts p50 {int(_pct(counts, 0.5))} p90 {int(_pct(counts, 0.9))} "
+            f"(target: p50 <= 1 s)"
         )
-        times.append(cpu)
-        walls.append(wall)
-        counts.append(est.playouts)
-    print(
-        f"estimate to ±{100 * args.target:g} points (95%) over {len(positions)} positions: "
-        f"p50 {_pct(times, 0.5):.2f} s  p90 {_pct(times, 0.9):.2f} s  [wall p50 {_pct(walls, 0.5):.2f} s]; "
-        f"playouts p50 {int(_pct(counts, 0.5))} p90 {int(_pct(counts, 0.9))} "
-        f"(target: p50 <= 1 s)"
-    )
 
     # -- compare: with and without a trade -----------------------------------------------------
-    pairs = [(st, b) for st in positions for b in [_traded(st)] if b is not None][: max(1, min(5, len(positions)))]
-    ctimes, cwalls, cwidth, ccount = [], [], [], []
-    for j, (a, b) in enumerate(pairs):
-        cmp, cpu, wall = _timed(
-            lambda a=a, b=b, j=j: compare(a, b, args.max_playouts, args.seed + j, target=args.target)
-        )
-        ctimes.append(cpu)
-        cwalls.append(wall)
-        cwidth.append(cmp.half_width)
-        ccount.append(cmp.a.playouts)
-    if ctimes:
-        print(
-            f"compare with/without a trade to ±{100 * args.target:g} points on the difference, "
-            f"{len(ctimes)} positions: p50 {statistics.median(ctimes):.2f} s "
-            f"[wall {statistics.median(cwalls):.2f} s], playouts per side p50 {int(statistics.median(ccount))} "
-            f"(target: <= 2 s)"
-        )
+    if "compare" in sections:
+        pairs = [(st, b) for st in positions for b in [_traded(st)] if b is not None][: max(1, min(5, len(positions)))]
+        ctimes, cwalls, cwidth, ccount = [], [], [], []
+        for j, (a, b) in enumerate(pairs):
+            cmp, cpu, wall = _timed(
+                lambda a=a, b=b, j=j: compare(a, b, args.max_playouts, args.seed + j, target=args.target)
+            )
+            ctimes.append(cpu)
+            cwalls.append(wall)
+            cwidth.append(cmp.half_width)
+            ccount.append(cmp.a.playouts)
+        if ctimes:
+            print(
+                f"compare with/without a trade to ±{100 * args.target:g} points on the difference, "
+                f"{len(ctimes)} positions: p50 {statistics.median(ctimes):.2f} s "
+                f"[wall {statistics.median(cwalls):.2f} s], playouts per side p50 {int(statistics.median(ccount))} "
+                f"(target: <= 2 s)"
+            )
 
     # -- a whole game --------------------------------------------------------------------------
-    seed = 2000
-    while True:
-        result = play_game(RULES, [make_bot("strategy") for _ in range(4)], seed)
-        if result.state.round > game_rounds:
-            break
-        seed += 1
-    rounds = list(range(1, game_rounds + 1))
-    states = bot_game_positions(RULES, 4, seed, rounds)
-    per_round = []
-    total_cpu = total_wall = 0.0
-    for rnd in rounds:
-        est, cpu, wall = _timed(
-            lambda rnd=rnd: win_chances(states[rnd], args.max_playouts, args.seed, target=args.game_target)
+    if "game" in sections:
+        # The first bot game (seeds 2000..) that lasted 60 to 66 rounds, each round's start.
+        seed = 2000
+        while True:
+            result = play_game(RULES, [make_bot("strategy") for _ in range(4)], seed)
+            if args.smoke or GAME_ROUNDS <= result.state.round <= GAME_ROUNDS + 6:
+                break
+            seed += 1
+        rounds = list(range(1, (4 if args.smoke else result.state.round + 1)))
+        states = bot_game_positions(RULES, 4, seed, rounds)
+        per_round = []
+        total_cpu = total_wall = 0.0
+        for rnd in rounds:
+            est, cpu, wall = _timed(
+                lambda rnd=rnd: win_chances(states[rnd], args.max_playouts, args.seed, target=args.game_target)
+            )
+            total_cpu += cpu
+            total_wall += wall
+            per_round.append(cpu)
+        print(
+            f"whole game of {result.state.round} rounds (seed {seed}), an estimate to ±{100 * args.game_target:g} "
+            f"points as each of rounds 1-{rounds[-1]} began: {total_cpu:.1f} s [{total_wall:.1f} s], "
+            f"per round p50 {statistics.median(per_round):.2f} s (target: <= 120 s)"
         )
-        total_cpu += cpu
-        total_wall += wall
-        per_round.append(cpu)
-    print(
-        f"whole game of {result.state.round} rounds (seed {seed}), an estimate to ±{100 * args.game_target:g} "
-        f"points as each of rounds 1-{game_rounds} began: {total_cpu:.1f} s [{total_wall:.1f} s], "
-        f"per round p50 {statistics.median(per_round):.2f} s (target: <= 120 s)"
-    )
 
     # -- what the round cap costs --------------------------------------------------------------
-    caps = sorted({20, 30, 40, DEFAULT_ROUND_CAP, 100})
-    worst = {c: [] for c in caps}
-    turns = dict.fromkeys(caps, 0)
-    all_turns = 0
-    for st in positions[: args.cap_positions]:
-        pub = public_position(st)
-        unseen = unseen_counts(pub, None)
-        sums = {c: [0.0] * len(st.players) for c in caps}
-        full = [0.0] * len(st.players)
-        for i in range(args.cap_playouts):
-            marks = dict.fromkeys(caps)
-            share, _end, n = playout(pub, unseen, playout_key(args.seed, i), 400, marks=marks)
-            all_turns += n
-            for p, x in enumerate(share):
-                full[p] += x
+    if "cap" in sections:
+        caps = sorted({20, 30, 40, DEFAULT_ROUND_CAP, 100})
+        worst = {c: [] for c in caps}
+        turns = dict.fromkeys(caps, 0)
+        all_turns = 0
+        for st in positions[: args.cap_positions]:
+            pub = public_position(st)
+            unseen = unseen_counts(pub, None)
+            sums = {c: [0.0] * len(st.players) for c in caps}
+            full = [0.0] * len(st.players)
+            for i in range(args.cap_playouts):
+                marks = dict.fromkeys(caps)
+                share, _end, n = playout(pub, unseen, playout_key(args.seed, i), 400, marks=marks)
+                all_turns += n
+                for p, x in enumerate(share):
+                    full[p] += x
+                for c in caps:
+                    turns[c] += marks[c][1]
+                    for p, x in enumerate(marks[c][0]):
+                        sums[c][p] += x
             for c in caps:
-                turns[c] += marks[c][1]
-                for p, x in enumerate(marks[c][0]):
-                    sums[c][p] += x
-        for c in caps:
-            worst[c].append(max(abs(a - b) for a, b in zip(sums[c], full, strict=True)) / args.cap_playouts)
-    print(
-        f"round cap, {args.cap_positions} positions x {args.cap_playouts} playouts, against play to 400 more "
-        f"rounds (the largest chance moved, mean / max; the turns played):"
-    )
-    for c in caps:
-        mark = " (default)" if c == DEFAULT_ROUND_CAP else ""
+                worst[c].append(max(abs(a - b) for a, b in zip(sums[c], full, strict=True)) / args.cap_playouts)
         print(
-            f"  cap {c:>3}{mark}: {100 * statistics.mean(worst[c]):.1f} / {100 * max(worst[c]):.1f} points, "
-            f"{turns[c] / max(1, all_turns):.2f} of the turns"
+            f"round cap, {args.cap_positions} positions x {args.cap_playouts} playouts, against play to 400 more "
+            f"rounds (the largest chance moved, mean / max; the turns played):"
         )
+        for c in caps:
+            mark = " (default)" if c == DEFAULT_ROUND_CAP else ""
+            print(
+                f"  cap {c:>3}{mark}: {100 * statistics.mean(worst[c]):.1f} / {100 * max(worst[c]):.1f} points, "
+                f"{turns[c] / max(1, all_turns):.2f} of the turns"
+            )
     print(_load())
     return 0
 
