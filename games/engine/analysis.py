@@ -146,14 +146,22 @@ class PlayoutRng:
     the stream's number; dice are read from its bytes, 252 of every 256 values kept (an even
     share for each face), a block at a time."""
 
-    __slots__ = ("state", "key", "faces", "dice_left", "gens")
+    __slots__ = ("state", "key", "faces", "dice_left", "gens", "main")
 
     def __init__(self, state: GameState, key: int, mirror: bool = False):
         self.state = state
         self.key = key
-        self.faces = _MIRRORED if mirror else _FACES
-        self.dice_left: dict[int, list] = {}  # player -> [block of faces, next index]
+        self.faces = faces = _MIRRORED if mirror else _FACES
         self.gens: dict[int, random.Random] = {}
+        # Every player's first block of dice from one generator (one made per playout, not one
+        # per player: a generator costs about what a few dozen actions do); later blocks, rarely
+        # needed, from the player's own stream. ``main`` then serves the bots' choices.
+        self.main = random.Random(key)
+        n = len(state.players)
+        raw = self.main.randbytes(n * _DICE_BLOCK)
+        self.dice_left: dict[int, list] = {  # player -> [block of faces, next index]
+            p: [raw[p * _DICE_BLOCK : (p + 1) * _DICE_BLOCK].translate(faces, _REJECTED), 0] for p in range(n)
+        }
 
     def _gen(self, stream: int) -> random.Random:
         gen = self.gens.get(stream)
@@ -250,7 +258,7 @@ def _sides(state: GameState) -> list[tuple[int, ...]]:
 
 
 def playout(
-    pub: GameState,
+    pub: GameState | dict,
     unseen: dict[str, int],
     key: int,
     round_cap: int,
@@ -259,13 +267,14 @@ def playout(
     minutes_per_round: float = 1.0,
     marks: dict[int, tuple] | None = None,
 ) -> tuple[list[float], str, int]:
-    """Play the game on from the public position ``pub`` (left unchanged) with strategy bots.
+    """Play the game on from the public position ``pub`` (left unchanged; or its JSON, which
+    spares a copy) with strategy bots.
 
     Returns each side's share of the win (1 for the winner; 1/k each for k tied richest at the
     cap), how the playout ended (``finished``, ``capped`` or ``tied``) and the player turns it
     played. ``marks`` (for measuring the cap): for each of its keys c, set to (shares, turns) as
     if the cap were c, which the same playout tells at no extra cost."""
-    st = pub.copy()
+    st = GameState.from_json(pub) if isinstance(pub, dict) else pub.copy()
     rng = PlayoutRng(st, key, mirror)
     for name, k in unseen.items():
         if k > 1:
@@ -274,7 +283,7 @@ def playout(
             st.decks[name][:k] = head
     bots = [make_bot("strategy") for _ in st.players]
     choose = [b.choose for b in bots]
-    brng = random.Random(key)
+    brng = rng.main
     ctx = Ctx(st, rng, None)
     start_round = st.round
     start_clock = st.clock
@@ -392,6 +401,7 @@ class _Run:
     def __init__(self, state: GameState, seen, round_cap: int, antithetic: bool, seed: int):
         self.pub = public_position(state, seen)
         self.unseen = unseen_counts(self.pub, seen)
+        self.pub_json = self.pub.to_json()
         self.sides = _sides(state)
         self.round_cap = round_cap
         self.antithetic = antithetic
@@ -403,11 +413,11 @@ class _Run:
 
     def add(self, index: int) -> None:
         key = playout_key(self.seed, index)
-        shares, end, turns = playout(self.pub, self.unseen, key, self.round_cap)
+        shares, end, turns = playout(self.pub_json, self.unseen, key, self.round_cap)
         self.ends[end] += 1
         self.turns += turns
         if self.antithetic:
-            mirrored, end2, turns = playout(self.pub, self.unseen, key, self.round_cap, mirror=True)
+            mirrored, end2, turns = playout(self.pub_json, self.unseen, key, self.round_cap, mirror=True)
             self.ends[end2] += 1
             self.turns += turns
             shares = [(a + b) / 2 for a, b in zip(shares, mirrored, strict=True)]
