@@ -206,7 +206,7 @@ def main(argv: list[str] | None = None) -> int:
 
     # -- what the round cap costs --------------------------------------------------------------
     if "cap" in sections:
-        caps = sorted({20, 30, 40, DEFAULT_ROUND_CAP, 100})
+        caps = sorted({20, 30, 40, 60, 100, 150, DEFAULT_ROUND_CAP})
         worst = {c: [] for c in caps}
         turns = dict.fromkeys(caps, 0)
         all_turns = 0

@@ -44,7 +44,7 @@ from .rules import Ctx, _step, net_worth, set_clock, waiting_on
 from .state import GameState
 
 Z95 = 1.959963984540054  # the normal distribution's 97.5th percentile
-DEFAULT_ROUND_CAP = 60
+DEFAULT_ROUND_CAP = 100
 DEFAULT_BATCH = 64
 MIN_PLAYOUTS = 128  # sequential stopping looks no earlier: small samples misjudge the spread
 MAX_ACTIONS = 50_000  # per playout: a bot that loops is a bug, not a long game
