@@ -381,11 +381,17 @@ def _chance(seats: tuple[int, ...], units: list[float], playouts: int, paired: b
     return Chance(seats, p * playouts, p, min(low, p), max(high, p))
 
 
-def _difference(seats: tuple[int, ...], diffs: list[float]) -> Difference:
+def _difference(seats: tuple[int, ...], diffs: list[float], same: bool) -> Difference:
+    """The mean of the paired differences with its normal 95% interval. When every pair agreed
+    (no spread to measure) between two positions that differ, the interval is the rule of
+    three's, ±3/m: no pair differing in m is what a difference in fewer than 3 in m pairs
+    gives at 95%. The same position twice plays the same playouts: exactly 0."""
     m = len(diffs)
     d = sum(diffs) / m
     var = sum((x - d) ** 2 for x in diffs) / (m - 1) if m > 1 else 1.0
     half = Z95 * math.sqrt(var / m)
+    if var == 0 and not same:
+        half = min(1.0, 3 / m)
     return Difference(seats, d, max(-1.0, d - half), min(1.0, d + half))
 
 
@@ -535,8 +541,9 @@ def compare(
 
 
 def _diffs(ra: _Run, rb: _Run) -> list[Difference]:
+    same = ra.pub_json == rb.pub_json
     return [
-        _difference(seats, [y - x for x, y in zip(ra.units[i], rb.units[i], strict=True)])
+        _difference(seats, [y - x for x, y in zip(ra.units[i], rb.units[i], strict=True)], same)
         for i, seats in enumerate(ra.sides)
     ]
 

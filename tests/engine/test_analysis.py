@@ -264,6 +264,20 @@ def test_a_playout_marked_at_a_round_tells_what_that_cap_would_have(positions):
 # -- compare: common random numbers ----------------------------------------------------------------
 
 
+def test_a_difference_no_pair_showed_still_has_an_interval(positions):
+    # $1 more for a player far from any debt changes no playout, but the positions differ:
+    # the difference is 0 and its interval the rule of three's, not a certainty.
+    st = positions[20]
+    richer = st.copy()
+    rich = max(range(4), key=lambda p: richer.players[p].cash)
+    _give(richer, rich, 1)
+    cmp = compare(st, richer, 20, seed=4, round_cap=2)
+    assert any(d.delta == 0 for d in cmp.differences)
+    for d in cmp.differences:
+        if d.delta == 0:
+            assert d.low == pytest.approx(-3 / 20) and d.high == pytest.approx(3 / 20)
+
+
 def test_a_position_compared_with_itself_differs_by_exactly_nothing(positions):
     cmp = compare(positions[20], positions[20], 30, seed=4, round_cap=8)
     assert all(d.delta == 0 and d.low == d.high == 0 for d in cmp.differences)
