@@ -39,9 +39,10 @@ import random
 from dataclasses import dataclass
 
 from .bots import make_bot
+from .cards import JAIL_CARDS, card_deck
 from .errors import IllegalAction
 from .rules import Ctx, _step, net_worth, set_clock, waiting_on
-from .state import GameState
+from .state import BANK, GameState
 
 Z95 = 1.959963984540054  # the normal distribution's 97.5th percentile
 DEFAULT_ROUND_CAP = 100
@@ -234,6 +235,25 @@ def public_position(state: GameState, seen: dict[str, int] | None = None) -> Gam
         frame.pop("max", None)  # RULES.md 15: secret until the auction ends
     pub.rng = 0
     return pub
+
+
+def seen_cards(events) -> dict[str, int]:
+    """How many cards at the bottom of each classic deck every player saw go there, in order,
+    from a game's events since its start (``seen`` of ``public_position``): each card drawn and
+    obeyed goes to the bottom (RULES.md 5), and so does a jail card used. A jail card returned
+    by a bankruptcy to the bank goes there too, but its event does not say which: the count of
+    both decks starts again from 0 then (less known, never more)."""
+    seen: dict[str, int] = {}
+    for e in events:
+        kind = e.get("e")
+        if (kind == "card" and e["card"] not in JAIL_CARDS) or (kind == "leave_jail" and e.get("how") == "card"):
+            deck = card_deck(e["card"])
+            seen[deck] = seen.get(deck, 0) + 1
+        elif kind == "reshuffle":
+            seen[e["deck"]] = 0
+        elif kind == "bankrupt" and e.get("to") in (None, BANK):
+            seen = dict.fromkeys(seen, 0)
+    return seen
 
 
 def unseen_counts(pub: GameState, seen: dict[str, int] | None) -> dict[str, int]:

@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from games.engine import RuleSet, apply, invariants, new_game
+from games.engine import RuleSet, apply, invariants, new_game, waiting_on
 from games.engine.analysis import (
     MIN_PLAYOUTS,
     AnalysisError,
@@ -16,10 +16,13 @@ from games.engine.analysis import (
     playout,
     playout_key,
     public_position,
+    seen_cards,
     unseen_counts,
     wilson,
     win_chances,
 )
+from games.engine.bots import StrategyBot
+from games.engine.cards import JAIL_CARDS, card_deck
 from games.engine.dice import StateRng
 from games.engine.state import GameState
 
@@ -86,6 +89,35 @@ def test_cards_seen_at_the_bottom_of_a_classic_deck_keep_their_order(positions):
     assert pub.decks["chance"][:-5] == sorted(st.decks["chance"][:-5])
     assert pub.decks["chest"] == sorted(st.decks["chest"])  # none seen: all unknown
     assert st.to_json() == positions[8].to_json()  # the game itself is left alone
+
+
+@pytest.mark.parametrize("seed", [31, 32, 33, 34, 35, 36])
+def test_the_cards_seen_are_counted_from_the_log_as_the_deck_holds_them(seed):
+    # A bot game's events, action by action: the cards the log shows going to the bottom of
+    # each deck are the deck's bottom cards, in order (so public_position keeps them).
+    st, events = new_game(CLASSIC, ["a", "b", "c", "d"], seed=seed, events=True)
+    bots = [StrategyBot() for _ in range(4)]
+    rng = random.Random(seed)
+    bottom: dict[str, list[str]] = {"chance": [], "chest": []}
+    seen: dict[str, int] = {}
+    for _ in range(3000):
+        if st.over:
+            break
+        seat = waiting_on(st)[0]
+        _, new = apply(st, bots[seat].choose(st, seat, rng))
+        events += new
+        if not any(e["e"] in ("card", "leave_jail", "bankrupt") for e in new):
+            continue
+        for e in new:
+            obeyed = e["e"] == "card" and e["card"] not in JAIL_CARDS
+            if obeyed or (e["e"] == "leave_jail" and e.get("how") == "card"):
+                bottom[card_deck(e["card"])].append(e["card"])
+        seen = seen_cards(events)
+        for deck, pile in st.decks.items():
+            k = min(seen.get(deck, 0), len(pile))
+            assert k <= len(bottom[deck])
+            assert pile[len(pile) - k :] == bottom[deck][len(bottom[deck]) - k :]
+    assert len(bottom["chance"]) + len(bottom["chest"]) >= 15  # the test saw the decks go round
 
 
 def test_a_maximum_bid_is_never_used():
