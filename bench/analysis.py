@@ -13,6 +13,7 @@ Prints, with the machine's load average (other work slows every figure here):
   same target on the differences;
 * the whole-game analysis of a game of at least 60 rounds: an estimate as each round began,
   to ``--game-target``, and its total;
+* antithetic dice against independent playouts (the variance of the estimate);
 * what the round cap costs: the same playouts (common random numbers) played on to 400 more
   rounds, and the chances had they stopped at each cap (ranked by net worth), against them.
 
@@ -116,7 +117,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--smoke", action="store_true", help="tiny sizes, to check that it runs")
     ap.add_argument(
-        "--sections", default="rate,target,compare,game,cap", help="which figures (comma-separated; default all)"
+        "--sections",
+        default="rate,target,compare,game,antithetic,cap",
+        help="which figures (comma-separated; default all)",
     )
     args = ap.parse_args(argv)
     sections = set(args.sections.split(","))
@@ -168,13 +171,21 @@ def main(argv: list[str] | None = None) -> int:
             )
             ctimes.append(cpu)
             cwalls.append(wall)
-            cwidth.append(cmp.half_width)
+            # Common random numbers against two separate estimates: the difference's interval
+            # over the one the two chances' intervals would give.
+            cwidth.append(
+                statistics.mean(
+                    d.half_width / max(1e-9, (x.half_width**2 + y.half_width**2) ** 0.5)
+                    for d, x, y in zip(cmp.differences, cmp.a.chances, cmp.b.chances, strict=True)
+                )
+            )
             ccount.append(cmp.a.playouts)
         if ctimes:
             print(
                 f"compare with/without a trade to ±{100 * args.target:g} points on the difference, "
                 f"{len(ctimes)} positions: p50 {statistics.median(ctimes):.2f} s "
-                f"[wall {statistics.median(cwalls):.2f} s], playouts per side p50 {int(statistics.median(ccount))} "
+                f"[wall {statistics.median(cwalls):.2f} s], playouts per side p50 {int(statistics.median(ccount))}, "
+                f"the difference's interval {statistics.mean(cwidth):.2f} of two separate estimates' "
                 f"(target: <= 2 s)"
             )
 
@@ -202,6 +213,26 @@ def main(argv: list[str] | None = None) -> int:
             f"whole game of {result.state.round} rounds (seed {seed}), an estimate to ±{100 * args.game_target:g} "
             f"points as each of rounds 1-{rounds[-1]} began: {total_cpu:.1f} s [{total_wall:.1f} s], "
             f"per round p50 {statistics.median(per_round):.2f} s (target: <= 120 s)"
+        )
+
+    # -- antithetic dice -----------------------------------------------------------------------
+    if "antithetic" in sections:
+        ratios = []
+        for k, st in enumerate(positions[: args.cap_positions]):
+            pairs = win_chances(st, 2 * args.cap_playouts, args.seed + k, antithetic=True)
+            plain = win_chances(st, 2 * args.cap_playouts, args.seed + k)
+            for x, y in zip(pairs.chances, plain.chances, strict=True):
+                if 0 < y.p < 1:
+                    # The same number of playouts: the intervals' widths squared are the variances.
+                    ratios.append((x.high - x.low) ** 2 / (y.high - y.low) ** 2)
+        figure = (
+            f"{statistics.mean(ratios):.2f} of independent playouts' (min {min(ratios):.2f}, max {max(ratios):.2f})"
+            if ratios
+            else "not measured (every chance 0 or 1)"
+        )
+        print(
+            f"antithetic dice (7 - d), {args.cap_positions} positions x {2 * args.cap_playouts} playouts: "
+            f"variance {figure}; below 1 would help"
         )
 
     # -- what the round cap costs --------------------------------------------------------------

@@ -111,7 +111,8 @@ def test_analysis():
     out = run("analysis.py", "--smoke")
     assert_labels(out, "load average", "playouts from round", "bench/engine.py whole games", "games/s",
                   "player turns/s", "estimate to ±", "p50", "p90", "compare with/without a trade",
-                  "whole game of", "as each of rounds", "round cap,", "(default)")
+                  "whole game of", "as each of rounds", "antithetic dice", "of two separate estimates'",
+                  "round cap,", "(default)")
 
 
 def test_web_profile(bench_database_url):
