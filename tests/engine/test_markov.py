@@ -66,9 +66,9 @@ def test_a_lone_owner_of_three_houses_wins_more_the_more_the_group_earns():
     # Never a higher-earning group significantly below a lower-earning one...
     for lower, higher in itertools.pairwise(chances):
         assert higher.high >= lower.low, (groups, chances)
-    # ...and the lowest clearly apart; the rest win nearly surely, in order.
+    # ...and the lowest clearly apart (the others win nearly surely).
     assert chances[0].high < chances[1].low, chances
-    assert [c.p for c in chances] == sorted(c.p for c in chances), chances
+    assert min(c.p for c in chances[1:]) > 0.9, chances
 
 
 @pytest.mark.parametrize("better, worse", [("orange", "light_blue"), ("orange", "pink"), ("green", "orange")])
