@@ -109,6 +109,14 @@ def test_pace():
                   "visits began with (without aids)", "visits began with (with aids)")
 
 
+def test_analysis():
+    out = run("analysis.py", "--smoke")
+    assert_labels(out, "load average", "playouts from round", "bench/engine.py whole games", "games/s",
+                  "player turns/s", "estimate to ±", "p50", "p90", "compare with/without a trade",
+                  "whole game of", "as each of rounds", "antithetic dice", "of two separate estimates'",
+                  "round cap,", "(default)")
+
+
 def test_web_profile(bench_database_url):
     # (Its cheapest mode: three moves posted in-process to the act endpoint, through the
     # middleware, with the legal.json reads between them; --render plays 200 actions first.)

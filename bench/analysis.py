@@ -1,0 +1,276 @@
+"""Win-chance analysis benchmark (issue 30): how fast games.engine.analysis answers.
+
+    python bench/analysis.py [--positions 50] [--target 0.03] [--game-target 0.05]
+    python bench/analysis.py --smoke          # tiny sizes (tests/test_bench.py)
+
+Prints, with the machine's load average (other work slows every figure here):
+
+* playouts per second (games and player turns) from mid-game positions, beside
+  bench/engine.py's whole games per second on the same machine and moment;
+* the time to a ±target (95%) estimate, p50 and p90, over mid-game positions of four-player
+  classic games of strategy bots (round 15 of games seeded 1000..), with the playouts needed;
+* compare()'s time for a position with and without a trade (common random numbers), to the
+  same target on the differences;
+* the whole-game analysis of a game of at least 60 rounds: an estimate as each round began,
+  to ``--game-target``, and its total;
+* antithetic dice against independent playouts (the variance of the estimate);
+* what the round cap costs: the same playouts (common random numbers) played on to 400 more
+  rounds, and the chances had they stopped at each cap (ranked by net worth), against them.
+
+Times are CPU seconds of this one process (one core), the wall-clock time beside them.
+Targets of the issue: ±3 points p50 ≤ 1 s, compare ≤ 2 s, a 60-round game ≤ 2 min.
+Figures, never assertions: tests must not time things.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import os
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from games.engine.analysis import (
+    DEFAULT_ROUND_CAP,
+    bot_game_positions,
+    compare,
+    playout,
+    playout_key,
+    public_position,
+    unseen_counts,
+    win_chances,
+)
+from games.engine.bots import make_bot
+from games.engine.ruleset import RuleSet
+from games.engine.simulate import play_game
+
+RULES = RuleSet.build("classic")
+MID_ROUND = 15
+GAME_ROUNDS = 60
+
+
+def _engine_bench():
+    """bench/engine.py's own measurement, loaded from its file (no package here)."""
+    spec = importlib.util.spec_from_file_location("bench_engine", Path(__file__).with_name("engine.py"))
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module.bench
+
+
+def _timed(fn):
+    wall, cpu = time.perf_counter(), time.process_time()
+    result = fn()
+    return result, time.process_time() - cpu, time.perf_counter() - wall
+
+
+def mid_game_positions(count: int) -> list:
+    out = []
+    seed = 1000
+    while len(out) < count:
+        got = bot_game_positions(RULES, 4, seed, [MID_ROUND])
+        if MID_ROUND in got:
+            out.append(got[MID_ROUND])
+        seed += 1
+    return out
+
+
+def _pct(values: list[float], q: float) -> float:
+    values = sorted(values)
+    return values[min(len(values) - 1, int(q * len(values)))]
+
+
+def _load() -> str:
+    return "load average " + " ".join(f"{x:.2f}" for x in os.getloadavg()) + f" on {os.cpu_count()} cores"
+
+
+def _traded(state):
+    """The position after a trade: the first deed of the player to move goes to the next player
+    for its printed price (cash moves, no money made or lost)."""
+    b = state.copy()
+    p = b.current
+    q = (p + 1) % len(b.players)
+    deeds = [sq for sq in b.board.deeds if b.owner[sq] == p and not b.level[sq] and not b.mortgaged[sq]]
+    if not deeds or b.players[q].cash < b.board.price[deeds[0]]:
+        return None
+    sq = deeds[0]
+    b.owner[sq] = q
+    b.board_log.append(sq)
+    b.players[q].cash -= b.board.price[sq]
+    b.players[p].cash += b.board.price[sq]
+    return b
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--positions", type=int, default=50, help="mid-game positions timed")
+    ap.add_argument("--target", type=float, default=0.03, help="half-width of the 95%% intervals")
+    ap.add_argument("--game-target", type=float, default=0.05, help="the whole game's per-round target")
+    ap.add_argument("--max-playouts", type=int, default=4000, help="the most playouts one estimate runs")
+    ap.add_argument("--rate-playouts", type=int, default=300, help="playouts for the rate figure")
+    ap.add_argument("--engine-games", type=int, default=100, help="bench/engine.py games beside it")
+    ap.add_argument("--cap-positions", type=int, default=10, help="positions of the round-cap check")
+    ap.add_argument("--cap-playouts", type=int, default=150, help="playouts per position of that check")
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--smoke", action="store_true", help="tiny sizes, to check that it runs")
+    ap.add_argument(
+        "--sections",
+        default="rate,target,compare,game,antithetic,cap",
+        help="which figures (comma-separated; default all)",
+    )
+    args = ap.parse_args(argv)
+    sections = set(args.sections.split(","))
+    if args.smoke:
+        args.positions, args.target, args.game_target = 2, 0.2, 0.3
+        args.max_playouts, args.rate_playouts, args.engine_games = 200, 20, 2
+        args.cap_positions, args.cap_playouts = 1, 4
+    print(f"{_load()}; CPU seconds of one process (wall in brackets)")
+
+    positions = mid_game_positions(args.positions)
+
+    # -- playouts per second, beside whole games ----------------------------------------------
+    if "rate" in sections:
+        est, cpu, wall = _timed(lambda: win_chances(positions[0], args.rate_playouts, args.seed))
+        print(
+            f"playouts from round {MID_ROUND}: {est.playouts / cpu:.0f} games/s  {est.turns / cpu:.0f} player turns/s "
+            f"({est.playouts} playouts, {cpu:.2f} s [{wall:.2f} s]; {est.capped + est.tied} at the round cap)"
+        )
+        r = _engine_bench()("classic", args.engine_games, 1, False)
+        print(
+            f"bench/engine.py whole games: {r['games_per_s']:.0f} games/s  {r['turns_per_s']:.0f} player turns/s "
+            f"({r['games']} games, {r['cpu_s']:.2f} s)"
+        )
+
+    # -- time to the target over mid-game positions --------------------------------------------
+    if "target" in sections:
+        times, walls, counts = [], [], []
+        for i, st in enumerate(positions):
+            est, cpu, wall = _timed(
+                lambda st=st, i=i: win_chances(st, args.max_playouts, args.seed + i, target=args.target)
+            )
+            times.append(cpu)
+            walls.append(wall)
+            counts.append(est.playouts)
+        print(
+            f"estimate to ±{100 * args.target:g} points (95%) over {len(positions)} positions: "
+            f"p50 {_pct(times, 0.5):.2f} s  p90 {_pct(times, 0.9):.2f} s  [wall p50 {_pct(walls, 0.5):.2f} s]; "
+            f"playouts p50 {int(_pct(counts, 0.5))} p90 {int(_pct(counts, 0.9))} "
+            f"(target: p50 <= 1 s)"
+        )
+
+    # -- compare: with and without a trade -----------------------------------------------------
+    if "compare" in sections:
+        pairs = [(st, b) for st in positions for b in [_traded(st)] if b is not None][: max(1, min(5, len(positions)))]
+        ctimes, cwalls, cwidth, ccount = [], [], [], []
+        for j, (a, b) in enumerate(pairs):
+            cmp, cpu, wall = _timed(
+                lambda a=a, b=b, j=j: compare(a, b, args.max_playouts, args.seed + j, target=args.target)
+            )
+            ctimes.append(cpu)
+            cwalls.append(wall)
+            # Common random numbers against two separate estimates: the difference's interval
+            # over the one the two chances' intervals would give.
+            cwidth.append(
+                statistics.mean(
+                    d.half_width / max(1e-9, (x.half_width**2 + y.half_width**2) ** 0.5)
+                    for d, x, y in zip(cmp.differences, cmp.a.chances, cmp.b.chances, strict=True)
+                )
+            )
+            ccount.append(cmp.a.playouts)
+        if ctimes:
+            print(
+                f"compare with/without a trade to ±{100 * args.target:g} points on the difference, "
+                f"{len(ctimes)} positions: p50 {statistics.median(ctimes):.2f} s "
+                f"[wall {statistics.median(cwalls):.2f} s], playouts per side p50 {int(statistics.median(ccount))}, "
+                f"the difference's interval {statistics.mean(cwidth):.2f} of two separate estimates' "
+                f"(target: <= 2 s)"
+            )
+
+    # -- a whole game --------------------------------------------------------------------------
+    if "game" in sections:
+        # The first bot game (seeds 2000..) that lasted 60 to 66 rounds, each round's start.
+        seed = 2000
+        while True:
+            result = play_game(RULES, [make_bot("strategy") for _ in range(4)], seed)
+            if args.smoke or GAME_ROUNDS <= result.state.round <= GAME_ROUNDS + 6:
+                break
+            seed += 1
+        rounds = list(range(1, (4 if args.smoke else result.state.round + 1)))
+        states = bot_game_positions(RULES, 4, seed, rounds)
+        per_round = []
+        total_cpu = total_wall = 0.0
+        for rnd in rounds:
+            est, cpu, wall = _timed(
+                lambda rnd=rnd: win_chances(states[rnd], args.max_playouts, args.seed, target=args.game_target)
+            )
+            total_cpu += cpu
+            total_wall += wall
+            per_round.append(cpu)
+        print(
+            f"whole game of {result.state.round} rounds (seed {seed}), an estimate to ±{100 * args.game_target:g} "
+            f"points as each of rounds 1-{rounds[-1]} began: {total_cpu:.1f} s [{total_wall:.1f} s], "
+            f"per round p50 {statistics.median(per_round):.2f} s (target: <= 120 s)"
+        )
+
+    # -- antithetic dice -----------------------------------------------------------------------
+    if "antithetic" in sections:
+        ratios = []
+        for k, st in enumerate(positions[: args.cap_positions]):
+            pairs = win_chances(st, 2 * args.cap_playouts, args.seed + k, antithetic=True)
+            plain = win_chances(st, 2 * args.cap_playouts, args.seed + k)
+            for x, y in zip(pairs.chances, plain.chances, strict=True):
+                if 0 < y.p < 1:
+                    # The same number of playouts: the intervals' widths squared are the variances.
+                    ratios.append((x.high - x.low) ** 2 / (y.high - y.low) ** 2)
+        figure = (
+            f"{statistics.mean(ratios):.2f} of independent playouts' (min {min(ratios):.2f}, max {max(ratios):.2f})"
+            if ratios
+            else "not measured (every chance 0 or 1)"
+        )
+        print(
+            f"antithetic dice (7 - d), {args.cap_positions} positions x {2 * args.cap_playouts} playouts: "
+            f"variance {figure}; below 1 would help"
+        )
+
+    # -- what the round cap costs --------------------------------------------------------------
+    if "cap" in sections:
+        caps = sorted({20, 30, 40, 60, 100, 150, DEFAULT_ROUND_CAP})
+        worst = {c: [] for c in caps}
+        turns = dict.fromkeys(caps, 0)
+        all_turns = 0
+        for st in positions[: args.cap_positions]:
+            pub = public_position(st)
+            unseen = unseen_counts(pub, None)
+            sums = {c: [0.0] * len(st.players) for c in caps}
+            full = [0.0] * len(st.players)
+            for i in range(args.cap_playouts):
+                marks = dict.fromkeys(caps)
+                share, _end, n = playout(pub, unseen, playout_key(args.seed, i), 400, marks=marks)
+                all_turns += n
+                for p, x in enumerate(share):
+                    full[p] += x
+                for c in caps:
+                    turns[c] += marks[c][1]
+                    for p, x in enumerate(marks[c][0]):
+                        sums[c][p] += x
+            for c in caps:
+                worst[c].append(max(abs(a - b) for a, b in zip(sums[c], full, strict=True)) / args.cap_playouts)
+        print(
+            f"round cap, {args.cap_positions} positions x {args.cap_playouts} playouts, against play to 400 more "
+            f"rounds (the largest chance moved, mean / max; the turns played):"
+        )
+        for c in caps:
+            mark = " (default)" if c == DEFAULT_ROUND_CAP else ""
+            print(
+                f"  cap {c:>3}{mark}: {100 * statistics.mean(worst[c]):.1f} / {100 * max(worst[c]):.1f} points, "
+                f"{turns[c] / max(1, all_turns):.2f} of the turns"
+            )
+    print(_load())
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
