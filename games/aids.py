@@ -70,7 +70,8 @@ def standing_orders_set(*, game, user, orders: standing.Orders):
                 game=game, seat=seat.position,
                 defaults={"end_turn": orders.end_turn, "jail": orders.jail, "income_tax": orders.income_tax,
                           "casino_skip": orders.casino_skip, "reject_bot_trades": orders.reject_bot_trades,
-                          "auction_percent": orders.auction_percent})
+                          "auction_percent": orders.auction_percent, "roll": orders.roll,
+                          "buy_keep": orders.buy_keep})
         else:
             StandingOrder.objects.filter(game=game, seat=seat.position).delete()
         with_orders = set(game.aids.get("orders", ()))

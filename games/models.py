@@ -395,6 +395,10 @@ class StandingOrder(models.Model):
     reject_bot_trades = models.BooleanField(default=False)
     # Percent of the printed price to leave as a maximum in every auction; 0 passes; null: none.
     auction_percent = models.PositiveSmallIntegerField(null=True, blank=True)
+    # Roll when my turn begins (and again after doubles); out of jail only.
+    roll = models.BooleanField(default=False)
+    # Buy a deed I land on when it leaves me at least this much cash; null: no order.
+    buy_keep = models.PositiveIntegerField(null=True, blank=True)
     updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:

@@ -21,7 +21,8 @@ from games.views.play import _answer, _load
 from games.views.play_forms import FormError
 
 ORDER_FIELDS = frozenset(("csrfmiddlewaretoken", "end_turn", "jail", "income_tax", "casino_skip",
-                          "reject_bot_trades", "auction", "auction_percent", "cancel"))
+                          "reject_bot_trades", "auction", "auction_percent", "roll", "buy", "buy_keep",
+                          "cancel"))
 # The jail select's values (the engine's action names would read as the page's move buttons).
 JAIL_VALUES = {"": "", "fine": "pay_fine", "card": "use_card", "doubles": "roll"}
 VACATION_FIELDS = frozenset(("csrfmiddlewaretoken", "days", "end", "version"))
@@ -51,12 +52,15 @@ def parse_orders(data: QueryDict) -> Orders:
     percent = None
     if _flag(data, "auction"):
         percent = _whole(data.get("auction_percent", "").strip(), "auction_percent")
+    keep = None
+    if _flag(data, "buy"):
+        keep = _whole(data.get("buy_keep", "").strip(), "buy_keep", digits=6)
     jail = data.get("jail", "")
     if jail not in JAIL_VALUES:
         raise FormError(gettext_lazy("choose what to do in jail"))
     return Orders(end_turn=_flag(data, "end_turn"), jail=JAIL_VALUES[jail], income_tax=data.get("income_tax", ""),
                   casino_skip=_flag(data, "casino_skip"), reject_bot_trades=_flag(data, "reject_bot_trades"),
-                  auction_percent=percent)
+                  auction_percent=percent, roll=_flag(data, "roll"), buy_keep=keep)
 
 
 def _done(request: HttpRequest, game_id: int, *, error: str | None, status: int, ok: str | None = None) -> HttpResponse:
