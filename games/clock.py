@@ -35,7 +35,12 @@ _HOURS = re.compile(r"^\s*(\d{1,2}):(\d{2})\s*-\s*(\d{1,2}):(\d{2})\s*$")
 
 
 class ClockError(ValueError):
-    """Settings that make a decision impossible or cannot be read; the message says why."""
+    """Settings that make a decision impossible or cannot be read; the message says why (in
+    English) and ``code`` which refusal it is, for the site's words."""
+
+    def __init__(self, message: str, code: str = "clock") -> None:
+        super().__init__(message)
+        self.code = code
 
 
 @dataclass(frozen=True)
@@ -52,23 +57,23 @@ class PlayingHours:
 
     def __post_init__(self) -> None:
         if not (0 <= self.start < MINUTES_A_DAY and 0 <= self.end <= MINUTES_A_DAY):
-            raise ClockError("playing hours run from 00:00 to 24:00")
+            raise ClockError("playing hours run from 00:00 to 24:00", "hours_range")
         if self.start == self.end:
-            raise ClockError("playing hours of zero length: no decision could ever be answered")
+            raise ClockError("playing hours of zero length: no decision could ever be answered", "hours_empty")
         try:
             ZoneInfo(self.zone)
         except (ZoneInfoNotFoundError, ValueError, TypeError) as exc:
-            raise ClockError(f"unknown time zone {self.zone!r}") from exc
+            raise ClockError(f"unknown time zone {self.zone!r}", "zone") from exc
 
     @classmethod
     def parse(cls, text: str, zone: str, *, count_weekends: bool = True) -> PlayingHours:
         """``"08:00-22:00"`` (``"24:00"`` may end the day) in ``zone``."""
         m = _HOURS.match(text or "")
         if m is None:
-            raise ClockError("write playing hours as HH:MM-HH:MM, e.g. 08:00-22:00")
+            raise ClockError("write playing hours as HH:MM-HH:MM, e.g. 08:00-22:00", "hours_format")
         h1, m1, h2, m2 = (int(g) for g in m.groups())
         if h1 > 23 or m1 > 59 or m2 > 59 or h2 > 24 or (h2 == 24 and m2):
-            raise ClockError("playing hours run from 00:00 to 24:00")
+            raise ClockError("playing hours run from 00:00 to 24:00", "hours_range")
         return cls(h1 * 60 + m1, h2 * 60 + m2, zone, count_weekends)
 
     @classmethod
@@ -99,6 +104,16 @@ class PlayingHours:
         if not self.count_weekends and local.weekday() >= _SATURDAY:
             return False
         return self._in_hours(local.hour * 60 + local.minute + (local.second + local.microsecond / 1e6) / 60)
+
+
+def table_hours(playing_hours: str, zone: str, count_weekends: bool) -> PlayingHours | None:
+    """A table's playing hours (``Table.playing_hours``, "" for every hour), or None when every
+    instant counts."""
+    if playing_hours:
+        hours = PlayingHours.parse(playing_hours, zone, count_weekends=count_weekends)
+    else:
+        hours = PlayingHours.every(zone, count_weekends=count_weekends)
+    return None if hours.always else hours
 
 
 def _aware(instant: datetime) -> datetime:
@@ -172,15 +187,15 @@ def after(start: datetime, amount: timedelta, hours: PlayingHours | None) -> dat
 def check(*, own: timedelta, bank: timedelta, increment: timedelta = ZERO) -> None:
     """Refuse a clock no decision can live with (ClockError, in words for the table form)."""
     if own <= ZERO:
-        raise ClockError("a decision needs some time of its own")
+        raise ClockError("a decision needs some time of its own", "own")
     if bank < ZERO or increment < ZERO:
-        raise ClockError("a bank and its increment cannot be negative")
+        raise ClockError("a bank and its increment cannot be negative", "negative")
     if bank > BANK_MAX:
-        raise ClockError("a time bank is at most 30 days")
+        raise ClockError("a time bank is at most 30 days", "bank_max")
     if increment > ZERO and bank == ZERO:
-        raise ClockError("an increment needs a time bank to add to")
+        raise ClockError("an increment needs a time bank to add to", "increment_no_bank")
     if increment > bank:
-        raise ClockError("the increment cannot be larger than the bank")
+        raise ClockError("the increment cannot be larger than the bank", "increment_max")
 
 
 def deadline(start: datetime, *, own: timedelta, bank: timedelta, hours: PlayingHours | None = None) -> datetime:

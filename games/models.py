@@ -60,6 +60,15 @@ class Table(models.Model):
     # RULES.md 16, pause length: the longest a live game stays paused before the countdown to
     # resume starts by itself (games/pause.py).
     pause_max_minutes = models.PositiveSmallIntegerField(default=15)
+    # RULES.md 16, clocks for real life (correspondence; games/clock.py): each player's time bank
+    # and what an answer within a decision's own time adds to it (whole hours; 0: off); the
+    # hours the clocks run ("08:00-22:00"; "": every hour) and whether weekends count, in the
+    # table's zone (the host's when the table was made). Set at creation, never changed after.
+    time_bank_hours = models.PositiveSmallIntegerField(default=0)
+    time_bank_increment_hours = models.PositiveSmallIntegerField(default=0)
+    playing_hours = models.CharField(max_length=11, blank=True, default="")
+    count_weekends = models.BooleanField(default=True)
+    time_zone = models.CharField(max_length=64, default="UTC")
     invite_code = models.CharField(max_length=16, unique=True, default=_invite_code)
     status = models.CharField(max_length=12, choices=Status.choices, default=Status.OPEN, db_index=True)
     created_at = models.DateTimeField(auto_now_add=True)
@@ -77,6 +86,15 @@ class Table(models.Model):
     @property
     def is_custom(self) -> bool:
         return bool(self.options)
+
+    @property
+    def hours(self):
+        """The table's playing hours (games.clock.PlayingHours), or None: every hour counts."""
+        from games.clock import table_hours
+
+        if self.pace != self.Pace.CORRESPONDENCE:
+            return None
+        return table_hours(self.playing_hours, self.time_zone, self.count_weekends)
 
     @property
     def host_label(self) -> str:

@@ -26,7 +26,7 @@ from django.utils.translation import gettext_lazy as _
 from accounts.models import User
 from config.celery import app as celery_app
 from config.celery import queue_on_commit
-from games import hot_reads, hot_writes, live, pause, records, standing, vacation
+from games import clock, hot_reads, hot_writes, live, pause, records, standing, vacation
 from games.engine import (
     EngineError,
     GameState,
@@ -53,7 +53,7 @@ from games.models import (
     Table,
     TradeRow,
 )
-from games.options import table_rules
+from games.options import clock_refusal, table_rules
 from moderation import selectors as moderation_selectors
 from moderation.selectors import is_blocked
 from notifications.services import plan_game, waits_over
@@ -97,7 +97,9 @@ def table_create(*, host, name: str, preset: str, options: dict[str, Any] | None
                  pace: str = Table.Pace.CORRESPONDENCE, turn_hours: int | None = 24,
                  seat_count: int | None = None, is_private: bool = False,
                  absent_seat: str = Table.AbsentSeat.OUT, vacation_days: int = 7,
-                 pause_max_minutes: int = pause.PAUSE_MAX_MINUTES_DEFAULT) -> Table:
+                 pause_max_minutes: int = pause.PAUSE_MAX_MINUTES_DEFAULT, time_bank_hours: int = 0,
+                 time_bank_increment_hours: int = 0, playing_hours: str = "", count_weekends: bool = True,
+                 time_zone: str | None = None) -> Table:
     options = dict(options or {})
     try:
         rules = table_rules(preset=preset, options=options, pace=pace)
@@ -116,7 +118,23 @@ def table_create(*, host, name: str, preset: str, options: dict[str, Any] | None
             raise GameError(_("choose 1, 12, 24 or 72 hours per turn"))
         if type(vacation_days) is not int or not 0 <= vacation_days <= 60:
             raise GameError(_("vacation days per player: from 0 to 60"))
+        # RULES.md 16: the table's zone is its host's unless said; a clock no decision can
+        # live with is refused (games/clock.py), in the words of games/options.py.
+        time_zone = time_zone or getattr(host, "time_zone", "") or "UTC"
+        playing_hours = (playing_hours or "").strip()
+        try:
+            if any(type(v) is not int for v in (time_bank_hours, time_bank_increment_hours)):
+                raise clock.ClockError("whole hours", "hours_whole")
+            clock.check(own=timedelta(hours=turn_hours), bank=timedelta(hours=time_bank_hours),
+                        increment=timedelta(hours=time_bank_increment_hours))
+            hours = clock.table_hours(playing_hours, time_zone, bool(count_weekends))
+        except clock.ClockError as e:
+            raise GameError(clock_refusal(e)) from e
+        playing_hours = hours.text if hours is not None and playing_hours else ""
     else:
+        # The clocks of RULES.md 16 are for correspondence tables.
+        time_bank_hours = time_bank_increment_hours = 0
+        playing_hours, count_weekends, time_zone = "", True, time_zone or "UTC"
         turn_hours = None
         vacation_days = 0  # RULES.md 15: vacations are for correspondence tables
         if type(pause_max_minutes) is not int or not 1 <= pause_max_minutes <= pause.PAUSE_MAX_MINUTES_MAX:
@@ -127,7 +145,10 @@ def table_create(*, host, name: str, preset: str, options: dict[str, Any] | None
     table = Table.objects.create(host=host, name=name[:80], preset=preset, options=options, pace=pace,
                                  turn_hours=turn_hours, seat_count=seat_count, is_private=is_private,
                                  absent_seat=absent_seat, vacation_days=vacation_days,
-                                 pause_max_minutes=pause_max_minutes)
+                                 pause_max_minutes=pause_max_minutes, time_bank_hours=time_bank_hours,
+                                 time_bank_increment_hours=time_bank_increment_hours,
+                                 playing_hours=playing_hours, count_weekends=bool(count_weekends),
+                                 time_zone=time_zone)
     Seat.objects.bulk_create([
         Seat(table=table, position=i, user=host if i == 0 else None,
              team=(i % 2) if rules.teams else None)
