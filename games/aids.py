@@ -15,7 +15,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from games import pause as pauses
-from games import services, standing, vacation
+from games import seat_clock, services, standing, vacation
 from games.engine import GameState
 from games.errors import GameError, NotAllowed, StaleVersion
 from games.models import Game, Pause, Seat, StandingOrder, Table, Vacation
@@ -170,7 +170,13 @@ def _move_deadline(game, seat: int, was_back: datetime, back: datetime, now: dat
     either way, so that open pages show the vacation."""
     fields = ["version", "aids", "updated_at"]
     waiting = game.waiting_seats or []
-    if game.deadline is not None and seat in waiting:
+    if game.deadline is not None and seat in waiting and seat_clock.enabled(game.table):
+        # RULES.md 16: the seat's own clock stops and restarts when they are back; the others'
+        # run on (each waited-on person has a clock of their own).
+        game.deadline = seat_clock.vacation(game, seat, back, now) or game.deadline
+        game.reminder_at = services._reminder_at(game)
+        fields += ["deadline", "reminder_at"]
+    elif game.deadline is not None and seat in waiting:
         others = list(Vacation.objects.filter(game=game, seat__in=waiting, until__gt=now)
                       .exclude(seat=seat).values_list("until", flat=True))
         by = max([now, back, *others]) - max([now, was_back, *others])

@@ -198,12 +198,16 @@ def check(*, own: timedelta, bank: timedelta, increment: timedelta = ZERO) -> No
         raise ClockError("the increment cannot be larger than the bank", "increment_max")
 
 
-def deadline(start: datetime, *, own: timedelta, bank: timedelta, hours: PlayingHours | None = None) -> datetime:
+def deadline(
+    start: datetime, *, own: timedelta, bank: timedelta, hours: PlayingHours | None = None, spent: timedelta = ZERO
+) -> datetime:
     """When a decision that began at ``start`` times out: once its own time and then the
-    player's bank are used up, counting only playing time."""
-    if own < ZERO or bank < ZERO:
+    player's bank are used up, counting only playing time. ``spent``: the playing time the
+    decision had already used before ``start`` (its clock stopped for a vacation and restarts
+    at ``start``)."""
+    if own < ZERO or bank < ZERO or spent < ZERO:
         raise ClockError("a clock cannot run backwards")
-    return after(start, own + bank, hours)
+    return after(start, max(own + bank - spent, ZERO), hours)
 
 
 @dataclass(frozen=True)
@@ -219,6 +223,29 @@ class Used:
     timed_out: bool
 
 
+def charge(
+    played: timedelta,
+    *,
+    own: timedelta,
+    bank: timedelta,
+    increment: timedelta = ZERO,
+    starting_bank: timedelta | None = None,
+) -> Used:
+    """Charge ``played`` (the playing time a decision took) to its own time first, then to the
+    bank. An answer within the own time adds ``increment`` to the bank, never above
+    ``starting_bank`` (the table's bank; by default the bank as it is)."""
+    cap = bank if starting_bank is None else max(starting_bank, bank)
+    own_used = min(played, own)
+    bank_used = min(max(played - own, ZERO), bank)
+    in_own = played <= own
+    left = bank - bank_used
+    if in_own:
+        left = min(left + increment, cap)
+    return Used(
+        own_used=own_used, bank_used=bank_used, bank_after=left, in_own_time=in_own, timed_out=played >= own + bank
+    )
+
+
 def answer(
     start: datetime,
     at: datetime,
@@ -229,20 +256,9 @@ def answer(
     increment: timedelta = ZERO,
     starting_bank: timedelta | None = None,
 ) -> Used:
-    """Charge an answer given at ``at`` to a decision that began at ``start``: own time first,
-    then bank. An answer within the own time adds ``increment`` to the bank, never above
-    ``starting_bank`` (the table's bank; by default the bank as it is)."""
-    cap = bank if starting_bank is None else max(starting_bank, bank)
+    """Charge an answer given at ``at`` to a decision that began at ``start`` (``charge``)."""
     played = playing_time(start, at, hours)
-    own_used = min(played, own)
-    bank_used = min(max(played - own, ZERO), bank)
-    in_own = played <= own
-    left = bank - bank_used
-    if in_own:
-        left = min(left + increment, cap)
-    return Used(
-        own_used=own_used, bank_used=bank_used, bank_after=left, in_own_time=in_own, timed_out=played >= own + bank
-    )
+    return charge(played, own=own, bank=bank, increment=increment, starting_bank=starting_bank)
 
 
 def remaining(

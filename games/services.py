@@ -26,7 +26,7 @@ from django.utils.translation import gettext_lazy as _
 from accounts.models import User
 from config.celery import app as celery_app
 from config.celery import queue_on_commit
-from games import clock, hot_reads, hot_writes, live, pause, records, standing, vacation
+from games import clock, hot_reads, hot_writes, live, pause, records, seat_clock, standing, vacation
 from games.engine import (
     EngineError,
     GameState,
@@ -698,11 +698,24 @@ def _write(sub: Submission, seats: list[Seat], *, fresh: bool = False) -> None:
     game.current_seat = state.current
     game.pending = state.pending() or ""
     game.waiting_seats = waiting
-    if moved or game.deadline is None:
-        game.deadline = _deadline(game, state, now, seats)
-        game.reminder_at = _reminder_at(game)
     fields = ["state", "version", "round", "current_seat", "pending", "waiting_seats", "deadline", "updated_at"]
     fields.append("reminder_at")
+    if seat_clock.enabled(game.table):
+        # RULES.md 16: each waited-on person's own clock and bank; the column holds the earliest.
+        deadline = seat_clock.update(
+            game, humans={s.position for s in seats if s.user_id is not None and not s.bot}, waiting=waiting,
+            moved=moved, answered={r.seat for r in sub.rows if r.source in ("player", "standing")},
+            backs=vacation.on_vacation(game, now) if waiting else {}, now=now)
+        if state.over:
+            deadline = None
+        elif deadline is None:  # (only bots are waited on)
+            deadline = _deadline(game, state, now, seats) if moved or game.deadline is None else game.deadline
+        game.deadline = deadline
+        game.reminder_at = _reminder_at(game)
+        fields.append("aids")
+    elif moved or game.deadline is None:
+        game.deadline = _deadline(game, state, now, seats)
+        game.reminder_at = _reminder_at(game)
     if state.over and game.status == Game.Status.ACTIVE:
         game.status = Game.Status.FINISHED
         game.winner_seat = state.winner
@@ -933,9 +946,14 @@ def game_timeout(*, game_id: int, now: datetime | None = None, seen_version: int
     state = sub.state
     waiting = waiting_on(state)
     bots = {s.position for s in seats if s.bot}
+    # RULES.md 16: with banks each waited-on person has a deadline of their own; only theirs
+    # that have passed time out.
+    due = seat_clock.due(game, now) if seat_clock.enabled(game.table) else None
     for p in waiting:
         if state.over or p not in waiting_on(state) or p in bots:
             # (Bots are never timed out: the site plays them, below or in their task.)
+            continue
+        if due is not None and p not in due:
             continue
         if _bot_takes_over(game, state, seats, p):
             # The bot takes this decision at once, logged as the takeover (RULES.md 15).
