@@ -113,7 +113,8 @@ def make_games(n: int) -> list[int]:
         with transaction.atomic():
             tables = Table.objects.bulk_create([
                 Table(host=a, name="Bench", preset="classic", pace=Table.Pace.CORRESPONDENCE, turn_hours=24,
-                      seat_count=2, status=Table.Status.PLAYING, invite_code=f"b{len(ids) + i:09d}")
+                      seat_count=2, status=Table.Status.PLAYING, invite_code=f"b{len(ids) + i:09d}",
+                      vacation_days=0)  # (each deadline a timeout: no automatic vacation day, RULES.md 16)
                 for i in range(k)])
             Seat.objects.bulk_create([Seat(table=t, position=p, user=(a, b)[p]) for t in tables for p in (0, 1)])
             games = Game.objects.bulk_create([

@@ -140,6 +140,24 @@ def vacation_take(*, game, user, days, now: datetime | None = None, expected_ver
 
 
 @transaction.atomic
+def vacation_auto_set(*, game, user, on: bool):
+    """RULES.md 16, auto-vacation: ``user`` chooses whether a timeout that would fall on them in
+    ``game`` takes a vacation day instead (on by default). Refused like a vacation (a live table,
+    a table without vacation, a seat a bot plays). Returns the Vacation row."""
+    game, seat = _player(game.pk, user)
+    if type(on) is not bool:
+        raise GameError(_("choose on or off"))
+    if game.table.vacation_days == 0:
+        raise GameError(_("this table gives no vacation"))
+    row, _created = Vacation.objects.select_for_update().get_or_create(game=game, seat=seat.position)
+    row.auto = on
+    row.save(update_fields=["auto"])
+    game.aids = _outside_the_parts(game.aids, game.version)
+    game.save(update_fields=["aids"])
+    return row
+
+
+@transaction.atomic
 def vacation_end(*, game, user, now: datetime | None = None):
     """``user`` is back before the end of their vacation: the whole days not begun go back to
     their allowance, and a deadline waiting on them moves back by as many days."""

@@ -435,6 +435,9 @@ class Vacation(models.Model):
     days_used = models.PositiveSmallIntegerField(default=0)
     started_at = models.DateTimeField(null=True, blank=True)
     until = models.DateTimeField(null=True, blank=True)
+    # RULES.md 16, auto-vacation: a timeout that would fall on this player takes a day instead
+    # while days are left (the player's choice; on by default).
+    auto = models.BooleanField(default=True)
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["game", "seat"], name="vacation_unique_seat")]

@@ -949,11 +949,17 @@ def game_timeout(*, game_id: int, now: datetime | None = None, seen_version: int
     # RULES.md 16: with banks each waited-on person has a deadline of their own; only theirs
     # that have passed time out.
     due = seat_clock.due(game, now) if seat_clock.enabled(game.table) else None
+    away: dict[int, datetime] = {}
     for p in waiting:
         if state.over or p not in waiting_on(state) or p in bots:
             # (Bots are never timed out: the site plays them, below or in their task.)
             continue
         if due is not None and p not in due:
+            continue
+        back = vacation.auto_day(game, p, json.dumps(_decision(game.state)), now)
+        if back is not None:
+            # RULES.md 16: a day of vacation instead of the timeout; no miss is counted.
+            away[p] = back
             continue
         if _bot_takes_over(game, state, seats, p):
             # The bot takes this decision at once, logged as the takeover (RULES.md 15).
@@ -961,6 +967,10 @@ def game_timeout(*, game_id: int, now: datetime | None = None, seen_version: int
             _apply(sub, _bot_action(sub, p, bot), seat=p, source="takeover")
             continue
         _apply(sub, {"type": "timeout", "player": p}, seat=p, source="timeout")
+    if away and not sub.actions:
+        # Only automatic vacation days: the decision waits on, its deadline a day later.
+        _auto_vacation_write(game, away, now)
+        return 0
     if not sub.actions:
         # Only bots were waited on and their task is overdue (lost with a broker or a worker):
         # the sweep plays the bot's action itself, the one the task would have played.
@@ -970,6 +980,22 @@ def game_timeout(*, game_id: int, now: datetime | None = None, seen_version: int
     # same kind of decision again (a timed-out roll that threw doubles rolls again, RULES.md 3).
     _write(sub, seats, fresh=True)
     return sub.actions
+
+
+def _auto_vacation_write(game: Game, away: dict[int, datetime], now: datetime) -> None:
+    """RULES.md 16, auto-vacation: the seats in ``away`` took a day instead of their timeout;
+    their deadline moves on by that day (with RULES.md 16's clocks, each seat's clock restarts
+    when they are back), and open pages see "on vacation until ..." (a new version)."""
+    if seat_clock.enabled(game.table):
+        for p, back in away.items():
+            game.deadline = seat_clock.vacation(game, p, back, now) or game.deadline
+    else:
+        game.deadline = max(game.deadline, now) + vacation.DAY
+    game.reminder_at = _reminder_at(game)
+    game.version += 1
+    game.aids = {**game.aids, "shown": game.version}
+    game.save(update_fields=["deadline", "reminder_at", "version", "aids", "updated_at"])
+    live.publish_on_commit(game.pk, game.version)
 
 
 def _replay_create(record: dict, chunks: list[records.Checkpoint], **owner: Any) -> Replay:

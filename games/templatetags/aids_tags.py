@@ -43,6 +43,7 @@ def aids_panel(context) -> dict:
             "vacation": correspondence and game.table.vacation_days > 0,
             "days_left": vacation.days_left(game, me.position) if correspondence else 0,
             "away_until": away.get(me.position),
+            "auto": correspondence and vacation.auto_on(game, me.position),
         }
     if active and game.table.pace == Table.Pace.LIVE:
         ctx["pause"] = _pause_view(game, me, names)

@@ -25,7 +25,7 @@ ORDER_FIELDS = frozenset(("csrfmiddlewaretoken", "end_turn", "jail", "income_tax
                           "cancel"))
 # The jail select's values (the engine's action names would read as the page's move buttons).
 JAIL_VALUES = {"": "", "fine": "pay_fine", "card": "use_card", "doubles": "roll"}
-VACATION_FIELDS = frozenset(("csrfmiddlewaretoken", "days", "end", "version"))
+VACATION_FIELDS = frozenset(("csrfmiddlewaretoken", "days", "end", "version", "auto"))
 
 
 def _flag(data: QueryDict, key: str) -> bool:
@@ -101,7 +101,13 @@ def vacation_view(request: HttpRequest, game_id: int) -> HttpResponse:
     try:
         if set(data) - VACATION_FIELDS or any(len(data.getlist(k)) > 1 for k in data):
             raise FormError(gettext_lazy("this form was not sent by the game page"))
-        if data.get("end"):
+        if data.get("auto"):
+            if data["auto"] not in ("on", "off"):
+                raise FormError(gettext_lazy("malformed form field: %(field)s"), field="auto")
+            aids.vacation_auto_set(game=game, user=request.user, on=data["auto"] == "on")
+            ok = (_("A timeout will take a vacation day instead, while you have days left.") if data["auto"] == "on"
+                  else _("Your timeouts will no longer take vacation days."))
+        elif data.get("end"):
             aids.vacation_end(game=game, user=request.user)
             ok = _("Welcome back: your vacation is over.")
         else:

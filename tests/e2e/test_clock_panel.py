@@ -42,5 +42,10 @@ def test_the_clock_panel_shows_own_time_and_bank(browser, site, artifacts, alice
         page.screenshot(path=str(artifacts / f"clocks-{viewport['width']}.png"), full_page=False)
         panel.screenshot(path=str(artifacts / f"clocks-panel-{viewport['width']}.png"))
         assert page_width(page) <= viewport["width"]
+        # RULES.md 16, auto-vacation: the player's choice, on by default, in the vacation panel.
+        page.locator("#vacation summary").click()
+        page.locator("#vacation button[name=auto][value=off]").wait_for()
+        page.locator("#vacation").screenshot(path=str(artifacts / f"auto-vacation-{viewport['width']}.png"))
+        assert page_width(page) <= viewport["width"]
     finally:
         context.close()

@@ -115,6 +115,7 @@ def test_vacation_freezes_the_deadline_and_moves_it_on(client, alice, bob, clock
     clock.now = deadline + timedelta(hours=1)
     assert tasks.process_deadlines() == 0
     clock.now = game.deadline + timedelta(seconds=1)
+    Vacation.objects.filter(game=game).update(auto=False)  # (RULES.md 16: else a day more is taken)
     assert tasks.process_deadlines() >= 1
     assert GameAction.objects.filter(game=game, source="timeout").exists()
 

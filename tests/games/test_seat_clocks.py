@@ -73,7 +73,7 @@ def test_an_answer_in_the_bank_drains_it_and_one_in_own_time_adds_the_increment(
 
 
 def test_the_timeout_falls_only_when_own_time_and_bank_are_gone(alice, bob, clock):
-    game, _users = _game(alice, bob, time_bank_hours=12)
+    game, _users = _game(alice, bob, time_bank_hours=12, vacation_days=0)
     seat = game.current_seat
     due = game.deadline
     assert due == clock.now + 36 * H
