@@ -16,7 +16,7 @@ from django.utils.translation import gettext_lazy as _
 
 from games import pause as pauses
 from games import seat_clock, services, standing, vacation
-from games.engine import GameState
+from games.engine import GameState, waiting_on
 from games.errors import GameError, NotAllowed, StaleVersion
 from games.models import Game, Pause, Seat, StandingOrder, Table, Vacation
 
@@ -93,6 +93,46 @@ def standing_orders_set(*, game, user, orders: standing.Orders):
 def standing_orders_cancel(*, game, user):
     """Cancel every standing order of ``user`` in ``game``."""
     return standing_orders_set(game=game, user=user, orders=standing.Orders())
+
+
+# ---------------------------------------------------------------------------------------------
+# Back from the bot (RULES.md 16)
+# ---------------------------------------------------------------------------------------------
+
+def seat_take_back(*, game, user):
+    """RULES.md 16, back from the bot: a player whose seat a bot took (``absent_seat: bot``) takes
+    it back, once per game, from the next decision on: if the game waits on the seat now, the bot
+    finishes that decision first (logged as the bot's). They still count as forfeited for
+    ratings and progress (the record keeps the takeover). Refused (GameError or NotAllowed,
+    nothing written) on a table that hands no seat to a bot, for a seat its player plays, a
+    second time, and for a player out of the game. Returns the Submission."""
+    with transaction.atomic():
+        game, seats, seat = _locked_seat(game.pk, user, out=OUT)
+        if game.table.absent_seat != Table.AbsentSeat.BOT:
+            raise GameError(_("no bot takes seats at this table"))
+        if not seat.bot or seat.account_deleted:
+            raise GameError(_("you play your seat yourself"))
+        back = set((game.aids or {}).get("back", ()))
+        if seat.position in back:
+            raise GameError(_("you took your seat back once already in this game"))
+        before = game.state
+        state = GameState.from_json(before)
+        sub = services.Submission(game=game, state=state, before=before)
+        if seat.position in waiting_on(state) and not pauses.is_paused(game):
+            services._apply(sub, services._bot_action(sub, seat.position, seat.bot), seat=seat.position,
+                            source="bot")
+        seat.bot = Seat.Bot.NONE
+        seat.save(update_fields=["bot"])
+        game.aids = {**(game.aids or {}), "back": sorted(back | {seat.position})}
+        if sub.actions:
+            game.save(update_fields=["aids"])
+            services._advance(sub, seats)
+            services._write(sub, seats)
+        else:
+            game.version += 1
+            game.aids = _outside_the_parts(game.aids, game.version)
+            game.save(update_fields=["version", "aids", "updated_at"])
+        return sub
 
 
 # ---------------------------------------------------------------------------------------------

@@ -45,6 +45,11 @@ def aids_panel(context) -> dict:
             "away_until": away.get(me.position),
             "auto": correspondence and vacation.auto_on(game, me.position),
         }
+    # RULES.md 16, back from the bot: once per game, for a seat a bot took at a third miss.
+    ctx["can_take_back"] = bool(
+        active and me is not None and me.bot and not me.account_deleted
+        and game.table.absent_seat == Table.AbsentSeat.BOT and not state.players[me.position].bankrupt
+        and me.position not in (game.aids or {}).get("back", ()))
     if active and game.table.pace == Table.Pace.LIVE:
         ctx["pause"] = _pause_view(game, me, names)
     if active and seat_clock.enabled(game.table):

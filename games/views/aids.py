@@ -121,6 +121,22 @@ def vacation_view(request: HttpRequest, game_id: int) -> HttpResponse:
     return _done(request, game_id, error=None, status=200, ok=ok)
 
 
+@login_required
+@require_POST
+@limit("RATE_LIMIT_MOVES")
+def seat_back(request: HttpRequest, game_id: int) -> HttpResponse:
+    """RULES.md 16, back from the bot: take one's seat back from the bot that played it."""
+    game, _seats, _me = _load(request, game_id)
+    if set(request.POST) - {"csrfmiddlewaretoken"}:
+        return _done(request, game_id, error=_("This form was not sent by the game page."), status=400)
+    try:
+        aids.seat_take_back(game=game, user=request.user)
+    except services.GameError as e:
+        status = 403 if isinstance(e, services.NotAllowed) else 400
+        return _done(request, game_id, error=capfirst(e.localized()) + ".", status=status)
+    return _done(request, game_id, error=None, status=200, ok=_("Welcome back: you play your seat again."))
+
+
 PAUSE_FIELDS = frozenset(("csrfmiddlewaretoken", "do"))
 
 
