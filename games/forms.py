@@ -176,6 +176,14 @@ class TableForm(forms.Form):
         help_text=_("Counted in the table's time zone, which is yours."),
     )
 
+    round_limit = forms.IntegerField(
+        label=_("Round limit"),
+        min_value=1,
+        max_value=1000,
+        required=False,  # (empty: none)
+        help_text=_("The game ends when this round is over and the richest player wins; empty: no limit."),
+    )
+
     absent_seat = forms.ChoiceField(
         label=_("When a player leaves for good"),
         choices=Table.AbsentSeat.choices,

@@ -69,6 +69,9 @@ class Table(models.Model):
     playing_hours = models.CharField(max_length=11, blank=True, default="")
     count_weekends = models.BooleanField(default=True)
     time_zone = models.CharField(max_length=64, default="UTC")
+    # RULES.md 16: the game ends when this round is over, net worth ranking the players; null:
+    # no limit. The game's rule set carries it (games.engine: round_limit).
+    round_limit = models.PositiveSmallIntegerField(null=True, blank=True)
     invite_code = models.CharField(max_length=16, unique=True, default=_invite_code)
     status = models.CharField(max_length=12, choices=Status.choices, default=Status.OPEN, db_index=True)
     created_at = models.DateTimeField(auto_now_add=True)

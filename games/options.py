@@ -88,6 +88,7 @@ OPTION_LABELS: dict[str, Any] = {
     "deal_at_start": _("Deeds dealt at the start"),
     "houses_before_hotel": _("Houses before a hotel"),
     "seats": _("Seats"),
+    "round_limit": _("Round limit"),
 }
 
 # How a null value of an option reads.
@@ -275,9 +276,11 @@ def duration_words(amount) -> str:
 
 
 def clock_summary(table: Table) -> list[str]:
-    """The clock options of a correspondence table, one line each, for its card and page (none
-    when they are the defaults)."""
+    """The clock options of a table (and its round limit), one line each, for its card and page
+    (none when they are the defaults)."""
     lines: list[str] = []
+    if table.round_limit is not None:
+        lines.append(str(_("The game ends after round %(n)s, ranked by net worth")) % {"n": table.round_limit})
     if table.pace != Table.Pace.CORRESPONDENCE:
         return lines
     if table.time_bank_hours:

@@ -64,6 +64,8 @@ LIVE_BID_SECONDS = 20
 LIVE_DEBT_SECONDS = 60
 # Bots never loop forever: a submission stops letting bots act after this many bot actions.
 MAX_BOT_ACTIONS = 2000
+# RULES.md 16: the largest round limit a table may set.
+ROUND_LIMIT_MAX = 1000
 # A game that waits on bots only gets a deadline this long after their task is due: if the task
 # is lost, the deadline sweep plays the bot (issue 10: no bot action lost).
 BOT_BACKSTOP_SECONDS = 30
@@ -99,7 +101,7 @@ def table_create(*, host, name: str, preset: str, options: dict[str, Any] | None
                  absent_seat: str = Table.AbsentSeat.OUT, vacation_days: int = 7,
                  pause_max_minutes: int = pause.PAUSE_MAX_MINUTES_DEFAULT, time_bank_hours: int = 0,
                  time_bank_increment_hours: int = 0, playing_hours: str = "", count_weekends: bool = True,
-                 time_zone: str | None = None) -> Table:
+                 time_zone: str | None = None, round_limit: int | None = None) -> Table:
     options = dict(options or {})
     try:
         rules = table_rules(preset=preset, options=options, pace=pace)
@@ -139,6 +141,8 @@ def table_create(*, host, name: str, preset: str, options: dict[str, Any] | None
         vacation_days = 0  # RULES.md 15: vacations are for correspondence tables
         if type(pause_max_minutes) is not int or not 1 <= pause_max_minutes <= pause.PAUSE_MAX_MINUTES_MAX:
             raise GameError(_("a pause lasts from 1 to %(n)s minutes"), n=pause.PAUSE_MAX_MINUTES_MAX)
+    if round_limit is not None and (type(round_limit) is not int or not 1 <= round_limit <= ROUND_LIMIT_MAX):
+        raise GameError(_("a round limit is a whole number of rounds from 1 to %(n)s"), n=ROUND_LIMIT_MAX)
     # The default name is in the host's language (the request's), as they would type it.
     default = translation.gettext("%(name)s's table") % {"name": host.display_name or host.username}
     name = (name or "").strip() or default
@@ -148,7 +152,7 @@ def table_create(*, host, name: str, preset: str, options: dict[str, Any] | None
                                  pause_max_minutes=pause_max_minutes, time_bank_hours=time_bank_hours,
                                  time_bank_increment_hours=time_bank_increment_hours,
                                  playing_hours=playing_hours, count_weekends=bool(count_weekends),
-                                 time_zone=time_zone)
+                                 time_zone=time_zone, round_limit=round_limit)
     Seat.objects.bulk_create([
         Seat(table=table, position=i, user=host if i == 0 else None,
              team=(i % 2) if rules.teams else None)
@@ -389,6 +393,9 @@ def table_start(*, table: Table, by) -> Game:
     if any(s.is_empty for s in seats):
         raise GameError(_("every seat must be filled (add bots to empty seats)"))
     rules = table_rules(preset=table.preset, options=table.options, pace=table.pace)
+    if table.round_limit is not None:
+        # RULES.md 16: a site option, carried by the game's rule set (the record replays it).
+        rules = rules.with_options(round_limit=table.round_limit)
     teams = None
     if rules.teams:
         teams = [[s.position for s in seats if s.team == t] for t in (0, 1)]

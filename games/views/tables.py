@@ -246,6 +246,7 @@ def table_create(request: HttpRequest) -> HttpResponse:
             time_bank_increment_hours=data["time_bank_increment_hours"],
             playing_hours=data["playing_hours"],
             count_weekends=data["count_weekends"],
+            round_limit=data.get("round_limit"),
         )
     except services.GameError as e:
         form.add_error(None, capfirst(translate_refusal(e)))
