@@ -60,3 +60,17 @@ def test_an_impossible_round_limit_is_refused(alice, bad):
     with pytest.raises(services.GameError, match="round limit"):
         services.table_create(host=alice, name="Bad", preset="classic", round_limit=bad)
     assert not Table.objects.exists()
+
+
+def test_the_game_over_summary_says_how_the_game_ended(client, alice, bob):
+    from django.urls import reverse
+
+    from ratings import services as ratings_services
+
+    table = services.table_create(host=alice, name="Short", preset="classic", seat_count=2, round_limit=2)
+    services.table_join(table=table, user=bob)
+    game = play_until(services.table_start(table=table, by=alice), lambda s: s.over, limit=2000)
+    ratings_services.game_result_record(game_id=game.pk)
+    client.force_login(alice)
+    page = client.get(reverse("games:game", args=[game.pk])).content.decode()
+    assert "Ended after round 2, the table&#x27;s limit; ranked by net worth." in page
