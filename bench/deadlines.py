@@ -99,7 +99,8 @@ def make_games(n: int) -> list[int]:
         Table.objects.all().delete()
         a, _ = User.objects.get_or_create(username="bench-a", defaults={"email": "a@bench.invalid"})
         b, _ = User.objects.get_or_create(username="bench-b", defaults={"email": "b@bench.invalid"})
-        table = services.table_create(host=a, name="Bench", preset="classic", turn_hours=24, seat_count=2)
+        table = services.table_create(host=a, name="Bench", preset="classic", turn_hours=24, seat_count=2,
+                                      vacation_days=0)
         services.table_join(table=table, user=b)
         model = services.table_start(table=table, by=a)
     deeds = list(DeedRow.objects.filter(game=model).values("square", "owner_seat", "level", "mortgaged",
@@ -113,7 +114,8 @@ def make_games(n: int) -> list[int]:
         with transaction.atomic():
             tables = Table.objects.bulk_create([
                 Table(host=a, name="Bench", preset="classic", pace=Table.Pace.CORRESPONDENCE, turn_hours=24,
-                      seat_count=2, status=Table.Status.PLAYING, invite_code=f"b{len(ids) + i:09d}")
+                      seat_count=2, status=Table.Status.PLAYING, invite_code=f"b{len(ids) + i:09d}",
+                      vacation_days=0)  # (each deadline a timeout: no automatic vacation day, RULES.md 16)
                 for i in range(k)])
             Seat.objects.bulk_create([Seat(table=t, position=p, user=(a, b)[p]) for t in tables for p in (0, 1)])
             games = Game.objects.bulk_create([

@@ -11,12 +11,15 @@ round (counting the rounds each human was still in the game) and the simulated d
 round:
 
 - without aids: every decision by hand, each raise of every auction included;
-- with aids: at the start each human sets standing orders (end my turn after my roll, income
-  tax flat, casino always skip, in every auction a maximum of ``--percent`` % of the printed
-  price), and when an auction waits on them by hand anyway (their order passed, say, or a
-  building auction) they leave a maximum, the strategy bot's bid limit, instead of raising.
+- with aids ("today"): at the start each human sets standing orders (end my turn after my roll,
+  income tax flat, casino always skip, in every auction a maximum of ``--percent`` % of the
+  printed price), and when an auction waits on them by hand anyway (their order passed, say, or
+  a building auction) they leave a maximum, the strategy bot's bid limit, instead of raising;
+- with all aids ("all"): the same and the two standing orders of issue 28, roll when my turn
+  begins and buy a deed I land on when it leaves me at least ``--keep`` in cash.
 
-Target (issue 10): with the aids, at most one visit per human per round on average.
+Target (issue 10): with the aids, at most one visit per human per round on average; (issue 28)
+with all aids at most 0.6, and days per round halved against today's aids.
 Also printed: what the game waited on when each visit began. Trade offers from bots still call
 for a visit unless ``--reject-bot-trades`` adds that standing order too.
 Run: ``.venv/bin/python bench/pace.py [--games 4] [--rounds 40] [--gap 3] [--percent 110]
@@ -41,17 +44,19 @@ sys.path.insert(0, str(ROOT))
 from correspondence import Clock, setup, start, table_of_four  # noqa: E402 (bench/, beside this script)
 
 DECISION_GAP = timedelta(seconds=20)  # decisions within one visit
-VISIT_KINDS: dict[bool, Counter] = {False: Counter(), True: Counter()}  # what each visit began with
+MODES = ("no", "today", "all")  # the aids: none, those of issue 10, those and issue 28's two orders
+VISIT_KINDS: dict[str, Counter] = {mode: Counter() for mode in MODES}  # what each visit began with
 PRESETS = (("classic", {"income_tax_choice": True}), ("world-classic", {}))
 
 
-def play(index: int, preset: str, options: dict, aids: bool, args, clock: Clock) -> list[dict]:
+def play(index: int, preset: str, options: dict, mode: str, args, clock: Clock) -> list[dict]:
     from games import aids as aid_services
     from games import services, standing
     from games.engine import GameState, make_bot, waiting_on
     from games.models import Game, GameAction
 
-    tag = f"{preset}{index}{'a' if aids else 'n'}"
+    aids = mode != "no"
+    tag = f"{preset}{index}{mode}"
     table, humans = table_of_four(tag, preset=preset, options=options)
     # The same seed for a game with and without aids: the same deal, the same first dice.
     game, user_at = start(table, humans, seed=5000 + index)
@@ -61,11 +66,12 @@ def play(index: int, preset: str, options: dict, aids: bool, args, clock: Clock)
         for user in humans:
             aid_services.standing_orders_set(game=game, user=user, orders=standing.Orders(
                 end_turn=True, income_tax="flat", casino_skip=state.rules.casino, auction_percent=args.percent,
-                reject_bot_trades=args.reject_bot_trades))
+                reject_bot_trades=args.reject_bot_trades, roll=mode == "all",
+                buy_keep=args.keep if mode == "all" else None))
         game.refresh_from_db()
     bot = make_bot("strategy")
     visits: Counter[int] = Counter()
-    kinds = VISIT_KINDS[aids]
+    kinds = VISIT_KINDS[mode]
     decisions: Counter[int] = Counter()
     out_at: dict[int, int] = {}  # the round in which a human went bankrupt
     staying = None  # the human whose visit goes on (the game still waits on them after their move)
@@ -128,6 +134,8 @@ def main() -> None:
                         help="with the aids, the humans also reject every trade offer from a bot")
     parser.add_argument("--percent", type=int, default=110,
                         help="the standing auction maximum, %% of the printed price (default 110)")
+    parser.add_argument("--keep", type=int, default=200,
+                        help="with all aids, buy a deed when it leaves at least this cash (default 200)")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as folder:
         setup(folder)
@@ -136,23 +144,24 @@ def main() -> None:
             print(f"{args.games} correspondence games per preset and mode, 2 humans + 2 strategy bots, "
                   f"at most {args.rounds} rounds, humans answer {args.gap:g} h after a wait begins; "
                   f"aids: maximum bids, standing orders (auctions {args.percent}%"
-                  f"{', reject bot trades' if args.reject_bot_trades else ''})")
+                  f"{', reject bot trades' if args.reject_bot_trades else ''}); "
+                  f"all: also roll when my turn begins, buy when it leaves at least {args.keep}")
             print(f"{'preset':<14} {'aids':<5} {'rounds':>7} {'visits/human/round':>19} "
                   f"{'decisions/human/round':>22} {'days/round':>11} {'standing actions/human':>23}")
             for preset, options in PRESETS:
-                for aids in (False, True):
+                for mode in MODES:
                     rows = []
                     for i in range(args.games):
-                        rows += play(i, preset, options, aids, args, clock)
+                        rows += play(i, preset, options, mode, args, clock)
                     rounds = sum(r["rounds"] for r in rows)
-                    print(f"{preset:<14} {'yes' if aids else 'no':<5} {rounds / len(rows):>7.1f} "  # (rounds in play)
+                    print(f"{preset:<14} {mode:<5} {rounds / len(rows):>7.1f} "  # (rounds in play)
                           f"{sum(r['visits'] for r in rows) / rounds:>19.2f} "
                           f"{sum(r['decisions'] for r in rows) / rounds:>22.2f} "
                           f"{sum(r['days'] for r in rows) / len(rows):>11.2f} "
                           f"{sum(r['standing'] for r in rows) / len(rows):>23.1f}")
-            for aids in (False, True):
-                kinds = ", ".join(f"{k} {n}" for k, n in VISIT_KINDS[aids].most_common())
-                print(f"visits began with ({'with' if aids else 'without'} aids): {kinds}")
+            for mode in MODES:
+                kinds = ", ".join(f"{k} {n}" for k, n in VISIT_KINDS[mode].most_common())
+                print(f"visits began with ({mode} aids): {kinds}")
 
 
 if __name__ == "__main__":

@@ -15,8 +15,8 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from games import pause as pauses
-from games import services, standing, vacation
-from games.engine import GameState
+from games import seat_clock, services, standing, vacation
+from games.engine import GameState, waiting_on
 from games.errors import GameError, NotAllowed, StaleVersion
 from games.models import Game, Pause, Seat, StandingOrder, Table, Vacation
 
@@ -70,7 +70,8 @@ def standing_orders_set(*, game, user, orders: standing.Orders):
                 game=game, seat=seat.position,
                 defaults={"end_turn": orders.end_turn, "jail": orders.jail, "income_tax": orders.income_tax,
                           "casino_skip": orders.casino_skip, "reject_bot_trades": orders.reject_bot_trades,
-                          "auction_percent": orders.auction_percent})
+                          "auction_percent": orders.auction_percent, "roll": orders.roll,
+                          "buy_keep": orders.buy_keep})
         else:
             StandingOrder.objects.filter(game=game, seat=seat.position).delete()
         with_orders = set(game.aids.get("orders", ()))
@@ -92,6 +93,46 @@ def standing_orders_set(*, game, user, orders: standing.Orders):
 def standing_orders_cancel(*, game, user):
     """Cancel every standing order of ``user`` in ``game``."""
     return standing_orders_set(game=game, user=user, orders=standing.Orders())
+
+
+# ---------------------------------------------------------------------------------------------
+# Back from the bot (RULES.md 16)
+# ---------------------------------------------------------------------------------------------
+
+def seat_take_back(*, game, user):
+    """RULES.md 16, back from the bot: a player whose seat a bot took (``absent_seat: bot``) takes
+    it back, once per game, from the next decision on: if the game waits on the seat now, the bot
+    finishes that decision first (logged as the bot's). They still count as forfeited for
+    ratings and progress (the record keeps the takeover). Refused (GameError or NotAllowed,
+    nothing written) on a table that hands no seat to a bot, for a seat its player plays, a
+    second time, and for a player out of the game. Returns the Submission."""
+    with transaction.atomic():
+        game, seats, seat = _locked_seat(game.pk, user, out=OUT)
+        if game.table.absent_seat != Table.AbsentSeat.BOT:
+            raise GameError(_("no bot takes seats at this table"))
+        if not seat.bot or seat.account_deleted:
+            raise GameError(_("you play your seat yourself"))
+        back = set((game.aids or {}).get("back", ()))
+        if seat.position in back:
+            raise GameError(_("you took your seat back once already in this game"))
+        before = game.state
+        state = GameState.from_json(before)
+        sub = services.Submission(game=game, state=state, before=before)
+        if seat.position in waiting_on(state) and not pauses.is_paused(game):
+            services._apply(sub, services._bot_action(sub, seat.position, seat.bot), seat=seat.position,
+                            source="bot")
+        seat.bot = Seat.Bot.NONE
+        seat.save(update_fields=["bot"])
+        game.aids = {**(game.aids or {}), "back": sorted(back | {seat.position})}
+        if sub.actions:
+            game.save(update_fields=["aids"])
+            services._advance(sub, seats)
+            services._write(sub, seats)
+        else:
+            game.version += 1
+            game.aids = _outside_the_parts(game.aids, game.version)
+            game.save(update_fields=["version", "aids", "updated_at"])
+        return sub
 
 
 # ---------------------------------------------------------------------------------------------
@@ -139,6 +180,24 @@ def vacation_take(*, game, user, days, now: datetime | None = None, expected_ver
 
 
 @transaction.atomic
+def vacation_auto_set(*, game, user, on: bool):
+    """RULES.md 16, auto-vacation: ``user`` chooses whether a timeout that would fall on them in
+    ``game`` takes a vacation day instead (on by default). Refused like a vacation (a live table,
+    a table without vacation, a seat a bot plays). Returns the Vacation row."""
+    game, seat = _player(game.pk, user)
+    if type(on) is not bool:
+        raise GameError(_("choose on or off"))
+    if game.table.vacation_days == 0:
+        raise GameError(_("this table gives no vacation"))
+    row, _created = Vacation.objects.select_for_update().get_or_create(game=game, seat=seat.position)
+    row.auto = on
+    row.save(update_fields=["auto"])
+    game.aids = _outside_the_parts(game.aids, game.version)
+    game.save(update_fields=["aids"])
+    return row
+
+
+@transaction.atomic
 def vacation_end(*, game, user, now: datetime | None = None):
     """``user`` is back before the end of their vacation: the whole days not begun go back to
     their allowance, and a deadline waiting on them moves back by as many days."""
@@ -169,7 +228,13 @@ def _move_deadline(game, seat: int, was_back: datetime, back: datetime, now: dat
     either way, so that open pages show the vacation."""
     fields = ["version", "aids", "updated_at"]
     waiting = game.waiting_seats or []
-    if game.deadline is not None and seat in waiting:
+    if game.deadline is not None and seat in waiting and seat_clock.enabled(game.table):
+        # RULES.md 16: the seat's own clock stops and restarts when they are back; the others'
+        # run on (each waited-on person has a clock of their own).
+        game.deadline = seat_clock.vacation(game, seat, back, now) or game.deadline
+        game.reminder_at = services._reminder_at(game)
+        fields += ["deadline", "reminder_at"]
+    elif game.deadline is not None and seat in waiting:
         others = list(Vacation.objects.filter(game=game, seat__in=waiting, until__gt=now)
                       .exclude(seat=seat).values_list("until", flat=True))
         by = max([now, back, *others]) - max([now, was_back, *others])

@@ -7,15 +7,18 @@ shows the message on that option's field.
 
 from __future__ import annotations
 
+from datetime import timedelta
 from typing import Any
 
 from django import forms
+from django.utils.text import capfirst
 from django.utils.translation import gettext_lazy as _
 
+from games import clock
 from games.engine import PRESET_NAMES, PRESETS, InvalidRules
 from games.errors import translate_refusal
 from games.models import Table
-from games.options import CORRESPONDENCE_ROUNDS, PRESET_LABELS, table_rules
+from games.options import CORRESPONDENCE_ROUNDS, PRESET_LABELS, clock_refusal, table_rules
 from games.pause import PAUSE_MAX_MINUTES_DEFAULT, PAUSE_MAX_MINUTES_MAX
 
 TURN_HOUR_CHOICES = [
@@ -141,6 +144,46 @@ class TableForm(forms.Form):
         help_text=_("Then the countdown to resume starts by itself, as if everyone had confirmed."),
     )
 
+    # RULES.md 16, clocks for real life (games/clock.py); correspondence tables only.
+    time_bank_hours = forms.IntegerField(
+        label=_("Time bank in hours (correspondence)"),
+        min_value=0,
+        max_value=30 * 24,
+        initial=0,
+        required=False,  # (missing: none)
+        help_text=_("Extra time each player may use once a decision's own time is gone; 0: none, at most 720."),
+    )
+    time_bank_increment_hours = forms.IntegerField(
+        label=_("Hours added to the bank per answer in time"),
+        min_value=0,
+        max_value=30 * 24,
+        initial=0,
+        required=False,
+        help_text=_("Each decision answered within its own time adds this to the bank, never above its start."),
+    )
+    playing_hours = forms.CharField(
+        label=_("Playing hours (correspondence)"),
+        max_length=11,
+        required=False,
+        help_text=_("Clocks run only between these hours of the table's time zone, e.g. 08:00-22:00; "
+                    "empty: every hour."),
+    )
+    count_weekends = forms.ChoiceField(
+        label=_("Weekends"),
+        choices=[("on", _("Clocks run on weekends too")), ("off", _("Clocks stop on Saturdays and Sundays"))],
+        initial="on",
+        required=False,  # (missing: on)
+        help_text=_("Counted in the table's time zone, which is yours."),
+    )
+
+    round_limit = forms.IntegerField(
+        label=_("Round limit"),
+        min_value=1,
+        max_value=1000,
+        required=False,  # (empty: none)
+        help_text=_("The game ends when this round is over and the richest player wins; empty: no limit."),
+    )
+
     absent_seat = forms.ChoiceField(
         label=_("When a player leaves for good"),
         choices=Table.AbsentSeat.choices,
@@ -208,6 +251,7 @@ class TableForm(forms.Form):
             data["vacation_days"] = VACATION_DAYS_DEFAULT
         if data.get("pause_max_minutes") is None:
             data["pause_max_minutes"] = PAUSE_MAX_MINUTES_DEFAULT
+        self._clock(data, pace)
         options = self._options(preset, pace)
         if self.errors:
             return data
@@ -226,6 +270,29 @@ class TableForm(forms.Form):
             )
         data["options"] = options
         return data
+
+    def _clock(self, data: dict[str, Any], pace: str) -> None:
+        """RULES.md 16: the clock options, refused on their own field when no decision could
+        live with them (games/clock.py checks them; the service checks again)."""
+        for key in ("time_bank_hours", "time_bank_increment_hours"):
+            if data.get(key) is None:
+                data[key] = 0
+        data["count_weekends"] = data.get("count_weekends") != "off"
+        data["playing_hours"] = (data.get("playing_hours") or "").strip()
+        if pace != Table.Pace.CORRESPONDENCE:
+            return
+        try:
+            clock.check(own=timedelta(hours=data.get("turn_hours") or 24),
+                        bank=timedelta(hours=data["time_bank_hours"]),
+                        increment=timedelta(hours=data["time_bank_increment_hours"]))
+        except clock.ClockError as e:
+            field = "time_bank_hours" if e.code == "bank_max" else "time_bank_increment_hours"
+            self.add_error(field, capfirst(clock_refusal(e)) + ".")
+        if data["playing_hours"]:
+            try:
+                clock.PlayingHours.parse(data["playing_hours"], "UTC")
+            except clock.ClockError as e:
+                self.add_error("playing_hours", capfirst(clock_refusal(e)) + ".")
 
     def _engine_check(self, preset: str, options: dict[str, Any], pace: str):
         """The rule set, or None after putting the engine's refusal on the field it names."""

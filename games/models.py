@@ -60,6 +60,18 @@ class Table(models.Model):
     # RULES.md 16, pause length: the longest a live game stays paused before the countdown to
     # resume starts by itself (games/pause.py).
     pause_max_minutes = models.PositiveSmallIntegerField(default=15)
+    # RULES.md 16, clocks for real life (correspondence; games/clock.py): each player's time bank
+    # and what an answer within a decision's own time adds to it (whole hours; 0: off); the
+    # hours the clocks run ("08:00-22:00"; "": every hour) and whether weekends count, in the
+    # table's zone (the host's when the table was made). Set at creation, never changed after.
+    time_bank_hours = models.PositiveSmallIntegerField(default=0)
+    time_bank_increment_hours = models.PositiveSmallIntegerField(default=0)
+    playing_hours = models.CharField(max_length=11, blank=True, default="")
+    count_weekends = models.BooleanField(default=True)
+    time_zone = models.CharField(max_length=64, default="UTC")
+    # RULES.md 16: the game ends when this round is over, net worth ranking the players; null:
+    # no limit. The game's rule set carries it (games.engine: round_limit).
+    round_limit = models.PositiveSmallIntegerField(null=True, blank=True)
     invite_code = models.CharField(max_length=16, unique=True, default=_invite_code)
     status = models.CharField(max_length=12, choices=Status.choices, default=Status.OPEN, db_index=True)
     created_at = models.DateTimeField(auto_now_add=True)
@@ -77,6 +89,15 @@ class Table(models.Model):
     @property
     def is_custom(self) -> bool:
         return bool(self.options)
+
+    @property
+    def hours(self):
+        """The table's playing hours (games.clock.PlayingHours), or None: every hour counts."""
+        from games.clock import table_hours
+
+        if self.pace != self.Pace.CORRESPONDENCE:
+            return None
+        return table_hours(self.playing_hours, self.time_zone, self.count_weekends)
 
     @property
     def host_label(self) -> str:
@@ -398,6 +419,10 @@ class StandingOrder(models.Model):
     reject_bot_trades = models.BooleanField(default=False)
     # Percent of the printed price to leave as a maximum in every auction; 0 passes; null: none.
     auction_percent = models.PositiveSmallIntegerField(null=True, blank=True)
+    # Roll when my turn begins (and again after doubles); out of jail only.
+    roll = models.BooleanField(default=False)
+    # Buy a deed I land on when it leaves me at least this much cash; null: no order.
+    buy_keep = models.PositiveIntegerField(null=True, blank=True)
     updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:
@@ -416,6 +441,9 @@ class Vacation(models.Model):
     days_used = models.PositiveSmallIntegerField(default=0)
     started_at = models.DateTimeField(null=True, blank=True)
     until = models.DateTimeField(null=True, blank=True)
+    # RULES.md 16, auto-vacation: a timeout that would fall on this player takes a day instead
+    # while days are left (the player's choice; on by default).
+    auto = models.BooleanField(default=True)
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["game", "seat"], name="vacation_unique_seat")]

@@ -88,6 +88,7 @@ OPTION_LABELS: dict[str, Any] = {
     "deal_at_start": _("Deeds dealt at the start"),
     "houses_before_hotel": _("Houses before a hotel"),
     "seats": _("Seats"),
+    "round_limit": _("Round limit"),
 }
 
 # How a null value of an option reads.
@@ -233,3 +234,72 @@ def rule_highlights(rules: RuleSet) -> list[tuple[str, str]]:
             (str(_("Deeds dealt at the start")), format_value("deal_at_start", rules.deal_at_start))
         )
     return rows
+
+
+# ---------------------------------------------------------------------------------------------
+# Clocks for real life (RULES.md 16; games/clock.py does the arithmetic)
+# ---------------------------------------------------------------------------------------------
+
+CLOCK_REFUSALS = {
+    "hours_range": _("playing hours run from 00:00 to 24:00"),
+    "hours_empty": _("playing hours of zero length: no decision could ever be answered"),
+    "hours_format": _("write playing hours as HH:MM-HH:MM, e.g. 08:00-22:00"),
+    "zone": _("the table's time zone is unknown"),
+    "own": _("a decision needs some time of its own"),
+    "negative": _("a time bank and its increment cannot be negative"),
+    "bank_max": _("a time bank is at most 30 days (720 hours)"),
+    "increment_no_bank": _("an increment needs a time bank to add to"),
+    "increment_max": _("the increment cannot be larger than the time bank"),
+    "hours_whole": _("time banks are counted in whole hours"),
+}
+
+
+def clock_refusal(error) -> Any:
+    """The words of a games.clock.ClockError for the table form and the services."""
+    return CLOCK_REFUSALS.get(getattr(error, "code", ""), _("these clock settings are impossible"))
+
+
+def duration_words(amount) -> str:
+    """A clock's time as the game page shows it: "1 d 4 h", "3 h", "25 min" (whole minutes,
+    rounded down; the largest two units)."""
+    minutes = max(0, int(amount.total_seconds() // 60))
+    days, rest = divmod(minutes, 24 * 60)
+    hours, mins = divmod(rest, 60)
+    parts = []
+    if days:
+        parts.append(str(_("%(n)s d") % {"n": days}))
+    if hours:
+        parts.append(str(_("%(n)s h") % {"n": hours}))
+    if mins and not days:
+        parts.append(str(_("%(n)s min") % {"n": mins}))
+    return " ".join(parts) or str(_("%(n)s min") % {"n": 0})
+
+
+def clock_summary(table: Table) -> list[str]:
+    """The clock options of a table (and its round limit), one line each, for its card and page
+    (none when they are the defaults)."""
+    lines: list[str] = []
+    if table.round_limit is not None:
+        lines.append(str(_("The game ends after round %(n)s, ranked by net worth")) % {"n": table.round_limit})
+    if table.pace != Table.Pace.CORRESPONDENCE:
+        return lines
+    if table.time_bank_hours:
+        from datetime import timedelta
+
+        bank = duration_words(timedelta(hours=table.time_bank_hours))
+        if table.time_bank_increment_hours:
+            inc = duration_words(timedelta(hours=table.time_bank_increment_hours))
+            words = _("Time bank %(bank)s, plus %(inc)s for each answer in time")
+            lines.append(str(words) % {"bank": bank, "inc": inc})
+        else:
+            lines.append(str(_("Time bank %(bank)s") % {"bank": bank}))
+    if table.playing_hours or not table.count_weekends:
+        hours = table.playing_hours.replace("-", "\N{EN DASH}") if table.playing_hours else ""
+        params = {"hours": hours, "zone": table.time_zone}
+        if hours and table.count_weekends:
+            lines.append(str(_("Clocks run %(hours)s (%(zone)s)")) % params)
+        elif hours:
+            lines.append(str(_("Clocks run %(hours)s on weekdays (%(zone)s)")) % params)
+        else:
+            lines.append(str(_("Clocks stop on weekends (%(zone)s)")) % params)
+    return lines

@@ -27,7 +27,7 @@ from accounts.models import User
 from accounts.names import without_invisible
 from config.celery import app as celery_app
 from config.celery import queue_on_commit
-from games import hot_reads, hot_writes, live, pause, records, standing, vacation
+from games import clock, hot_reads, hot_writes, live, pause, records, seat_clock, standing, vacation
 from games.engine import (
     EngineError,
     GameState,
@@ -54,7 +54,7 @@ from games.models import (
     Table,
     TradeRow,
 )
-from games.options import table_rules
+from games.options import clock_refusal, table_rules
 from moderation import selectors as moderation_selectors
 from moderation.selectors import is_blocked
 from notifications.services import plan_game, waits_over
@@ -65,6 +65,8 @@ LIVE_BID_SECONDS = 20
 LIVE_DEBT_SECONDS = 60
 # Bots never loop forever: a submission stops letting bots act after this many bot actions.
 MAX_BOT_ACTIONS = 2000
+# RULES.md 16: the largest round limit a table may set.
+ROUND_LIMIT_MAX = 1000
 # A game that waits on bots only gets a deadline this long after their task is due: if the task
 # is lost, the deadline sweep plays the bot (issue 10: no bot action lost).
 BOT_BACKSTOP_SECONDS = 30
@@ -98,7 +100,9 @@ def table_create(*, host, name: str, preset: str, options: dict[str, Any] | None
                  pace: str = Table.Pace.CORRESPONDENCE, turn_hours: int | None = 24,
                  seat_count: int | None = None, is_private: bool = False,
                  absent_seat: str = Table.AbsentSeat.OUT, vacation_days: int = 7,
-                 pause_max_minutes: int = pause.PAUSE_MAX_MINUTES_DEFAULT) -> Table:
+                 pause_max_minutes: int = pause.PAUSE_MAX_MINUTES_DEFAULT, time_bank_hours: int = 0,
+                 time_bank_increment_hours: int = 0, playing_hours: str = "", count_weekends: bool = True,
+                 time_zone: str | None = None, round_limit: int | None = None) -> Table:
     options = dict(options or {})
     try:
         rules = table_rules(preset=preset, options=options, pace=pace)
@@ -117,11 +121,29 @@ def table_create(*, host, name: str, preset: str, options: dict[str, Any] | None
             raise GameError(_("choose 1, 12, 24 or 72 hours per turn"))
         if type(vacation_days) is not int or not 0 <= vacation_days <= 60:
             raise GameError(_("vacation days per player: from 0 to 60"))
+        # RULES.md 16: the table's zone is its host's unless said; a clock no decision can
+        # live with is refused (games/clock.py), in the words of games/options.py.
+        time_zone = time_zone or getattr(host, "time_zone", "") or "UTC"
+        playing_hours = (playing_hours or "").strip()
+        try:
+            if any(type(v) is not int for v in (time_bank_hours, time_bank_increment_hours)):
+                raise clock.ClockError("whole hours", "hours_whole")
+            clock.check(own=timedelta(hours=turn_hours), bank=timedelta(hours=time_bank_hours),
+                        increment=timedelta(hours=time_bank_increment_hours))
+            hours = clock.table_hours(playing_hours, time_zone, bool(count_weekends))
+        except clock.ClockError as e:
+            raise GameError(clock_refusal(e)) from e
+        playing_hours = hours.text if hours is not None and playing_hours else ""
     else:
+        # The clocks of RULES.md 16 are for correspondence tables.
+        time_bank_hours = time_bank_increment_hours = 0
+        playing_hours, count_weekends, time_zone = "", True, time_zone or "UTC"
         turn_hours = None
         vacation_days = 0  # RULES.md 15: vacations are for correspondence tables
         if type(pause_max_minutes) is not int or not 1 <= pause_max_minutes <= pause.PAUSE_MAX_MINUTES_MAX:
             raise GameError(_("a pause lasts from 1 to %(n)s minutes"), n=pause.PAUSE_MAX_MINUTES_MAX)
+    if round_limit is not None and (type(round_limit) is not int or not 1 <= round_limit <= ROUND_LIMIT_MAX):
+        raise GameError(_("a round limit is a whole number of rounds from 1 to %(n)s"), n=ROUND_LIMIT_MAX)
     # The default name is in the host's language (the request's), as they would type it.
     default = translation.gettext("%(name)s's table") % {"name": host.display_name or host.username}
     # A table's name loses its invisible characters (issue 26: a U+202E in it reversed the text
@@ -130,7 +152,10 @@ def table_create(*, host, name: str, preset: str, options: dict[str, Any] | None
     table = Table.objects.create(host=host, name=name[:80], preset=preset, options=options, pace=pace,
                                  turn_hours=turn_hours, seat_count=seat_count, is_private=is_private,
                                  absent_seat=absent_seat, vacation_days=vacation_days,
-                                 pause_max_minutes=pause_max_minutes)
+                                 pause_max_minutes=pause_max_minutes, time_bank_hours=time_bank_hours,
+                                 time_bank_increment_hours=time_bank_increment_hours,
+                                 playing_hours=playing_hours, count_weekends=bool(count_weekends),
+                                 time_zone=time_zone, round_limit=round_limit)
     Seat.objects.bulk_create([
         Seat(table=table, position=i, user=host if i == 0 else None,
              team=(i % 2) if rules.teams else None)
@@ -374,6 +399,9 @@ def table_start(*, table: Table, by) -> Game:
     if any(s.is_empty for s in seats):
         raise GameError(_("every seat must be filled (add bots to empty seats)"))
     rules = table_rules(preset=table.preset, options=table.options, pace=table.pace)
+    if table.round_limit is not None:
+        # RULES.md 16: a site option, carried by the game's rule set (the record replays it).
+        rules = rules.with_options(round_limit=table.round_limit)
     teams = None
     if rules.teams:
         teams = [[s.position for s in seats if s.team == t] for t in (0, 1)]
@@ -683,11 +711,24 @@ def _write(sub: Submission, seats: list[Seat], *, fresh: bool = False) -> None:
     game.current_seat = state.current
     game.pending = state.pending() or ""
     game.waiting_seats = waiting
-    if moved or game.deadline is None:
-        game.deadline = _deadline(game, state, now, seats)
-        game.reminder_at = _reminder_at(game)
     fields = ["state", "version", "round", "current_seat", "pending", "waiting_seats", "deadline", "updated_at"]
     fields.append("reminder_at")
+    if seat_clock.enabled(game.table):
+        # RULES.md 16: each waited-on person's own clock and bank; the column holds the earliest.
+        deadline = seat_clock.update(
+            game, humans={s.position for s in seats if s.user_id is not None and not s.bot}, waiting=waiting,
+            moved=moved, answered={r.seat for r in sub.rows if r.source in ("player", "standing")},
+            backs=vacation.on_vacation(game, now) if waiting else {}, now=now)
+        if state.over:
+            deadline = None
+        elif deadline is None:  # (only bots are waited on)
+            deadline = _deadline(game, state, now, seats) if moved or game.deadline is None else game.deadline
+        game.deadline = deadline
+        game.reminder_at = _reminder_at(game)
+        fields.append("aids")
+    elif moved or game.deadline is None:
+        game.deadline = _deadline(game, state, now, seats)
+        game.reminder_at = _reminder_at(game)
     if state.over and game.status == Game.Status.ACTIVE:
         game.status = Game.Status.FINISHED
         game.winner_seat = state.winner
@@ -918,9 +959,20 @@ def game_timeout(*, game_id: int, now: datetime | None = None, seen_version: int
     state = sub.state
     waiting = waiting_on(state)
     bots = {s.position for s in seats if s.bot}
+    # RULES.md 16: with banks each waited-on person has a deadline of their own; only theirs
+    # that have passed time out.
+    due = seat_clock.due(game, now) if seat_clock.enabled(game.table) else None
+    away: dict[int, datetime] = {}
     for p in waiting:
         if state.over or p not in waiting_on(state) or p in bots:
             # (Bots are never timed out: the site plays them, below or in their task.)
+            continue
+        if due is not None and p not in due:
+            continue
+        back = vacation.auto_day(game, p, json.dumps(_decision(game.state)), now)
+        if back is not None:
+            # RULES.md 16: a day of vacation instead of the timeout; no miss is counted.
+            away[p] = back
             continue
         if _bot_takes_over(game, state, seats, p):
             # The bot takes this decision at once, logged as the takeover (RULES.md 15).
@@ -928,6 +980,10 @@ def game_timeout(*, game_id: int, now: datetime | None = None, seen_version: int
             _apply(sub, _bot_action(sub, p, bot), seat=p, source="takeover")
             continue
         _apply(sub, {"type": "timeout", "player": p}, seat=p, source="timeout")
+    if away and not sub.actions:
+        # Only automatic vacation days: the decision waits on, its deadline a day later.
+        _auto_vacation_write(game, away, now)
+        return 0
     if not sub.actions:
         # Only bots were waited on and their task is overdue (lost with a broker or a worker):
         # the sweep plays the bot's action itself, the one the task would have played.
@@ -937,6 +993,22 @@ def game_timeout(*, game_id: int, now: datetime | None = None, seen_version: int
     # same kind of decision again (a timed-out roll that threw doubles rolls again, RULES.md 3).
     _write(sub, seats, fresh=True)
     return sub.actions
+
+
+def _auto_vacation_write(game: Game, away: dict[int, datetime], now: datetime) -> None:
+    """RULES.md 16, auto-vacation: the seats in ``away`` took a day instead of their timeout;
+    their deadline moves on by that day (with RULES.md 16's clocks, each seat's clock restarts
+    when they are back), and open pages see "on vacation until ..." (a new version)."""
+    if seat_clock.enabled(game.table):
+        for p, back in away.items():
+            game.deadline = seat_clock.vacation(game, p, back, now) or game.deadline
+    else:
+        game.deadline = max(game.deadline, now) + vacation.DAY
+    game.reminder_at = _reminder_at(game)
+    game.version += 1
+    game.aids = {**game.aids, "shown": game.version}
+    game.save(update_fields=["deadline", "reminder_at", "version", "aids", "updated_at"])
+    live.publish_on_commit(game.pk, game.version)
 
 
 def _replay_create(record: dict, chunks: list[records.Checkpoint], **owner: Any) -> Replay:

@@ -21,6 +21,8 @@ INCOME_TAX_CHOICES = ("flat", "percent")
 # The largest percentage of the printed price a standing maximum may name: a deed is rarely
 # worth more than three times its price, and the engine caps every maximum at the cash anyway.
 MAX_AUCTION_PERCENT = 300
+# The largest cash a "buy when it leaves me at least N" order may name: more than any game holds.
+MAX_BUY_KEEP = 100_000
 
 
 @dataclass(frozen=True)
@@ -33,11 +35,13 @@ class Orders:
     casino_skip: bool = False
     reject_bot_trades: bool = False
     auction_percent: int | None = None  # 0: pass
+    roll: bool = False  # roll when my turn begins
+    buy_keep: int | None = None  # buy a deed I land on when it leaves me at least this in cash
 
     @property
     def any(self) -> bool:
-        return bool(self.end_turn or self.jail or self.income_tax or self.casino_skip
-                    or self.reject_bot_trades or self.auction_percent is not None)
+        return bool(self.end_turn or self.jail or self.income_tax or self.casino_skip or self.roll
+                    or self.reject_bot_trades or self.auction_percent is not None or self.buy_keep is not None)
 
 
 def _listed(state: GameState, p: int, kind: str, **params) -> dict | None:
@@ -77,11 +81,23 @@ def order_action(state: GameState, p: int, orders: Orders, *, bot_seats: frozens
         if state.phase == "end_turn" and orders.end_turn:
             # "End my turn after my roll is resolved": nothing is stacked any more.
             return _legal(state, p, "end_turn")
-        if state.phase == "roll" and orders.jail and state.players[p].in_jail:
+        if state.phase == "roll" and state.players[p].in_jail:
             # "In jail, at the start of my turn": before the roll; try for doubles is the roll.
-            return _legal(state, p, orders.jail)
+            # (Only the jail order answers there: "roll when my turn begins" names no jail
+            # decision, and a roll in jail would give up paying or using a card.)
+            return _legal(state, p, orders.jail) if orders.jail else None
+        if state.phase == "roll" and orders.roll:
+            # "Roll when my turn begins" (RULES.md 15): the turn's roll, and the one that doubles
+            # give within it, which the player would otherwise come back for; what could be done
+            # before it (building, unmortgaging, trading) stays possible after the last roll.
+            return _legal(state, p, "roll")
         return None
     k = top["k"]
+    if k == "buy" and orders.buy_keep is not None and top.get("p") == p:
+        # "Buy a deed I land on when it leaves me at least N in cash"; otherwise it waits for me.
+        if state.players[p].cash - state.board.price[top["sq"]] >= orders.buy_keep:
+            return _legal(state, p, "buy")
+        return None
     if k == "income_tax" and orders.income_tax and top.get("p") == p:
         return _legal(state, p, "income_tax", choice=orders.income_tax)
     if k == "casino" and orders.casino_skip and top.get("p") == p:
@@ -123,7 +139,8 @@ def orders_of(game, seats) -> dict[int, Orders]:
 
 def orders_from_row(row) -> Orders:
     return Orders(end_turn=row.end_turn, jail=row.jail, income_tax=row.income_tax, casino_skip=row.casino_skip,
-                  reject_bot_trades=row.reject_bot_trades, auction_percent=row.auction_percent)
+                  reject_bot_trades=row.reject_bot_trades, auction_percent=row.auction_percent, roll=row.roll,
+                  buy_keep=row.buy_keep)
 
 
 def next_action(state: GameState, orders: dict[int, Orders], bot_seats: frozenset[int], seats):
@@ -161,6 +178,11 @@ def validate(*, state: GameState, orders: Orders) -> None:
     pct = orders.auction_percent
     if pct is not None and (type(pct) is not int or not 0 <= pct <= MAX_AUCTION_PERCENT):
         raise GameError(_("an auction maximum is a percentage from 0 to %(n)s"), n=MAX_AUCTION_PERCENT)
+    keep = orders.buy_keep
+    if keep is not None and (type(keep) is not int or not 0 <= keep <= MAX_BUY_KEEP):
+        raise GameError(_("the cash to keep after buying is a whole amount from 0 to %(n)s"), n=MAX_BUY_KEEP)
+    if type(orders.roll) is not bool:
+        raise GameError(_("choose whether to roll when your turn begins"))
 
 
 def orders_for_seat(game, seat: int) -> Orders:

@@ -15,6 +15,7 @@ urlpatterns = [
     path("games/<int:game_id>/standing/", aids.standing_orders, name="game_standing"),
     path("games/<int:game_id>/vacation/", aids.vacation_view, name="game_vacation"),
     path("games/<int:game_id>/pause/", aids.pause_view, name="game_pause"),
+    path("games/<int:game_id>/back/", aids.seat_back, name="game_back"),
     path("games/<int:game_id>/record.json", records.record, name="game_record"),
     path("games/<int:game_id>/replay/", records.replay, name="game_replay"),
     path("games/<int:game_id>/deeds/<int:square>/", deeds.deed, name="game_deed"),

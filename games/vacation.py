@@ -39,9 +39,41 @@ def days_left(game, seat: int) -> int:
     return max(0, game.table.vacation_days - used)
 
 
+def auto_on(game, seat: int) -> bool:
+    """Whether a timeout of ``seat`` takes a vacation day instead (RULES.md 16; on by default)."""
+    from games.models import Vacation
+
+    return Vacation.objects.filter(game_id=game.pk, seat=seat).values_list("auto", flat=True).first() is not False
+
+
 def on_vacation(game, now: datetime | None = None) -> dict[int, datetime]:
     """The seats on vacation now, with when each comes back."""
     from games.models import Vacation
 
     now = now or timezone.now()
     return dict(Vacation.objects.filter(game_id=game.pk, until__gt=now).values_list("seat", "until"))
+
+
+def auto_day(game, seat: int, decision: str, now: datetime) -> datetime | None:
+    """RULES.md 16, auto-vacation: when a timeout would fall on ``seat``, who has a whole
+    vacation day left and has not turned the choice off, one day is taken instead (at most one
+    automatic day per ``decision``, the key of what the game waits on: games.services._decision).
+    Returns when the player is back, or None (the timeout applies). Writes the seat's vacation
+    row and marks the decision in ``game.aids`` (saved by the caller)."""
+    from games.models import Table, Vacation
+
+    table = game.table
+    if table.pace != Table.Pace.CORRESPONDENCE or table.vacation_days <= 0:
+        return None
+    marks = dict((game.aids or {}).get("auto_day") or {})
+    if marks.get(str(seat)) == decision:
+        return None
+    row, _created = Vacation.objects.select_for_update().get_or_create(game=game, seat=seat)
+    if not row.auto or table.vacation_days - row.days_used < 1 or (row.until is not None and row.until > now):
+        return None
+    row.days_used += 1
+    row.started_at, row.until = now, now + DAY
+    row.save()
+    marks[str(seat)] = decision
+    game.aids = {**(game.aids or {}), "auto_day": marks}
+    return row.until

@@ -51,6 +51,8 @@ class GameFacts:
     surrendered: set[int] = field(default_factory=set)  # seats that left by surrendering (RULES.md 10)
     groups_owned: list[set[str]] = field(default_factory=list)  # colour groups held whole, per seat
     was_lowest: set[int] = field(default_factory=set)  # lowest net worth at some round's start
+    # How a game ended early (RULES.md 16), e.g. ["round_limit", 40]; None for any other end.
+    ended: list | None = None
 
     @property
     def players(self) -> int:
@@ -178,6 +180,8 @@ def analyse(record: dict[str, Any], *, forfeited: set[int] | frozenset[int] = fr
                 to = e.get("to")
                 facts.bankruptcies.append({"p": e["p"], "to": None if to is None or to == BANK else to,
                                            "round": state.round})
+            elif kind == "round_limit":
+                facts.ended = ["round_limit", e["round"]]
             elif kind == "surrender" or (kind == "missed" and e.get("count", 0) >= limit):
                 facts.forfeited.add(e["p"])
                 if kind == "surrender":

@@ -12,6 +12,7 @@ from django.http import Http404
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.formats import number_format
+from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from games.models import Game, Seat, Table
@@ -257,6 +258,7 @@ class Summary:
     bankruptcies: list[dict[str, Any]] = field(default_factory=list)
     rematch_table: Table | None = None
     can_rematch: bool = False
+    ended: str = ""  # how the game ended early (RULES.md 16), in words
 
 
 def _side(side: dict[str, Any], square_names: dict[str, str]) -> str:
@@ -283,6 +285,9 @@ def game_summary(*, game: Game, seats: list[Seat], viewer) -> Summary:
         return summary
     data = result.summary
     names = data["names"]
+    ended = data.get("ended")
+    if ended and ended[0] == "round_limit":
+        summary.ended = _("Ended after round %(n)s, the table's limit; ranked by net worth.") % {"n": ended[1]}
     by_seat = {r.seat: r for r in result.players.all()}
     users = {s.position: s.user for s in seats if s.user_id}
     for p, name in enumerate(names):

@@ -96,6 +96,7 @@ def _summary(facts: GameFacts) -> dict[str, Any]:
             "take": trade.take, "value": trade.value, "round": trade.round,
             "squares": trade.squares},
         "bankruptcies": facts.bankruptcies,
+        "ended": facts.ended,
     }
 
 

@@ -106,7 +106,7 @@ def test_notifications():
 def test_pace():
     out = run("pace.py", "--games", "1", "--rounds", "1")
     assert_labels(out, "visits/human/round", "decisions/human/round", "days/round", "classic ", "world-classic ",
-                  "visits began with (without aids)", "visits began with (with aids)")
+                  "visits began with (no aids)", "visits began with (today aids)", "visits began with (all aids)")
 
 
 def test_analysis():

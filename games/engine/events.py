@@ -365,6 +365,8 @@ def describe(event: dict, names: list[str], board: Board,
             return gettext("Time ran out for {who}: the default was applied.").format(who=who())
         case "time_up":
             return gettext("Time is up: the richest player wins.")
+        case "round_limit":
+            return gettext("Round {n} was the last: the game ends, ranked by net worth.").format(n=event["round"])
         case "game_over":
             return gettext("Game over: {who} wins.").format(who=who("winner"))
     return e or "?"

@@ -24,6 +24,9 @@ _CLASSIC: dict[str, Any] = dict(
     casino=False, speed_die_from_round=None, deck="classic", salary_stops_minutes=None,
     rent_tax_minutes=None, salary_stops_round=None, rent_tax_round=None, rent_tax_step_rounds=None,
     turn_seconds=75, missed_turns_limit=3, teams=False, end="last_standing", time_limit_minutes=None,
+    # RULES.md 16: the game ends when this round is over, net worth ranking the players (a table
+    # option of the site, carried in the rule set so that the game replays from its record).
+    round_limit=None,
     # Not in the table of section 1, but a rule of section 10 that differs between the families:
     # what happens to the deeds of a player bankrupt to the bank.
     bank_bankruptcy="auction",
@@ -74,6 +77,7 @@ _SPEC: dict[str, tuple[str, Any]] = {
     "salary_stops_round": ("nint", 1), "rent_tax_round": ("nint", 1), "rent_tax_step_rounds": ("nint", 1),
     "turn_seconds": ("int", 1), "missed_turns_limit": ("int", 1), "teams": ("bool", None),
     "end": ("enum", ("last_standing", "second_bankruptcy")), "time_limit_minutes": ("nint", 1),
+    "round_limit": ("nint", 1),
     "bank_bankruptcy": ("enum", ("auction", "unowned")),
 }
 
@@ -176,6 +180,7 @@ class RuleSet:
     end: str
     time_limit_minutes: int | None
     bank_bankruptcy: str
+    round_limit: int | None
 
     @classmethod
     def build(cls, preset: str = "classic", overrides: dict[str, Any] | None = None) -> RuleSet:

@@ -7,7 +7,7 @@ from __future__ import annotations
 from django import template
 from django.utils.translation import gettext_lazy as _
 
-from games import pause, standing, vacation
+from games import pause, seat_clock, standing, vacation
 from games.models import StandingOrder, Table
 
 register = template.Library()
@@ -44,10 +44,48 @@ def aids_panel(context) -> dict:
             "vacation": correspondence and game.table.vacation_days > 0,
             "days_left": vacation.days_left(game, me.position) if correspondence else 0,
             "away_until": away.get(me.position),
+            "auto": correspondence and vacation.auto_on(game, me.position),
         }
+    # RULES.md 16, back from the bot: once per game, for a seat a bot took at a third miss.
+    ctx["can_take_back"] = bool(
+        active and me is not None and me.bot and not me.account_deleted
+        and game.table.absent_seat == Table.AbsentSeat.BOT and not state.players[me.position].bankrupt
+        and me.position not in (game.aids or {}).get("back", ()))
     if active and game.table.pace == Table.Pace.LIVE:
         ctx["pause"] = _pause_view(game, me, names)
+    if active and seat_clock.enabled(game.table):
+        ctx["clocks"] = _clocks_view(game, me, state, names)
     return ctx
+
+
+def _clocks_view(game, me, state, names) -> list[dict]:
+    """RULES.md 16: each player's clock, "own time 3 h · bank 1 d 4 h" for someone the game
+    waits on (and, outside playing hours, "counting from 08:00", in the viewer's zone), the
+    bank alone for the others."""
+    from django.utils import timezone
+    from django.utils.formats import date_format
+
+    from games.options import duration_words
+
+    now = timezone.now()
+    today = timezone.localtime(now).date()
+    rows = []
+    for p, clock in seat_clock.shown(game, now).items():
+        if p >= len(names) or state.players[p].bankrupt:
+            continue
+        bank = duration_words(clock["bank"])
+        if clock["own"] is not None:
+            text = _("own time %(own)s · bank %(bank)s") % {"own": duration_words(clock["own"]), "bank": bank}
+        else:
+            text = _("bank %(bank)s") % {"bank": bank}
+        start = clock["from"]
+        counting = None
+        if start is not None:
+            local = timezone.localtime(start)
+            counting = date_format(local, "H:i" if local.date() == today else "D H:i")
+        rows.append({"name": names[p], "me": me is not None and me.position == p, "text": str(text),
+                     "waited": clock["own"] is not None, "counting": counting, "deadline": clock["deadline"]})
+    return rows
 
 
 def _pause_view(game, me, names) -> dict:

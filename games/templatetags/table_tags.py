@@ -49,3 +49,11 @@ def time_left(deadline: datetime | None, now: datetime | None = None) -> str:
 @register.filter
 def preset_label(preset: str) -> str:
     return str(PRESET_LABELS.get(preset, preset))
+
+
+@register.filter
+def clock_lines(table) -> list[str]:
+    """The clock options of a table (RULES.md 16), one line each: games.options.clock_summary."""
+    from games.options import clock_summary
+
+    return clock_summary(table)

@@ -16,15 +16,16 @@ from django.views.decorators.http import require_POST
 
 from config.ratelimit import limit
 from games import aids, pause, services
-from games.standing import MAX_AUCTION_PERCENT, Orders
+from games.standing import MAX_AUCTION_PERCENT, MAX_BUY_KEEP, Orders
 from games.views.play import _answer, _load
 from games.views.play_forms import Allowed, FormError
 
 ORDER_FIELDS = frozenset(("csrfmiddlewaretoken", "end_turn", "jail", "income_tax", "casino_skip",
-                          "reject_bot_trades", "auction", "auction_percent", "cancel"))
+                          "reject_bot_trades", "auction", "auction_percent", "roll", "buy", "buy_keep",
+                          "cancel"))
 # The jail select's values (the engine's action names would read as the page's move buttons).
 JAIL_VALUES = {"": "", "fine": "pay_fine", "card": "use_card", "doubles": "roll"}
-VACATION_FIELDS = frozenset(("csrfmiddlewaretoken", "days", "end", "version"))
+VACATION_FIELDS = frozenset(("csrfmiddlewaretoken", "days", "end", "version", "auto"))
 
 
 def _flag(data: QueryDict, key: str) -> bool:
@@ -67,12 +68,15 @@ def parse_orders(data: QueryDict) -> Orders:
     if _flag(data, "auction"):
         percent = _number(data.get("auction_percent", "").strip(), gettext_lazy("The auction percentage"),
                           0, MAX_AUCTION_PERCENT)
+    keep = None
+    if _flag(data, "buy"):
+        keep = _number(data.get("buy_keep", "").strip(), gettext_lazy("The cash to keep"), 0, MAX_BUY_KEEP)
     jail = data.get("jail", "")
     if jail not in JAIL_VALUES:
         raise FormError(gettext_lazy("choose what to do in jail"))
     return Orders(end_turn=_flag(data, "end_turn"), jail=JAIL_VALUES[jail], income_tax=data.get("income_tax", ""),
                   casino_skip=_flag(data, "casino_skip"), reject_bot_trades=_flag(data, "reject_bot_trades"),
-                  auction_percent=percent)
+                  auction_percent=percent, roll=_flag(data, "roll"), buy_keep=keep)
 
 
 def _done(request: HttpRequest, game_id: int, *, error: str | None, status: int, ok: str | None = None) -> HttpResponse:
@@ -113,7 +117,13 @@ def vacation_view(request: HttpRequest, game_id: int) -> HttpResponse:
     try:
         if set(data) - VACATION_FIELDS or any(len(data.getlist(k)) > 1 for k in data):
             raise FormError(gettext_lazy("this form was not sent by the game page"))
-        if data.get("end"):
+        if data.get("auto"):
+            if data["auto"] not in ("on", "off"):
+                raise FormError(gettext_lazy("malformed form field: %(field)s"), field="auto")
+            aids.vacation_auto_set(game=game, user=request.user, on=data["auto"] == "on")
+            ok = (_("A timeout will take a vacation day instead, while you have days left.") if data["auto"] == "on"
+                  else _("Your timeouts will no longer take vacation days."))
+        elif data.get("end"):
             aids.vacation_end(game=game, user=request.user)
             ok = _("Welcome back: your vacation is over.")
         else:
@@ -125,6 +135,22 @@ def vacation_view(request: HttpRequest, game_id: int) -> HttpResponse:
         status = 403 if isinstance(e, services.NotAllowed) else 409 if isinstance(e, services.StaleVersion) else 400
         return _done(request, game_id, error=capfirst(e.localized()) + ".", status=status)
     return _done(request, game_id, error=None, status=200, ok=ok)
+
+
+@login_required
+@require_POST
+@limit("RATE_LIMIT_MOVES")
+def seat_back(request: HttpRequest, game_id: int) -> HttpResponse:
+    """RULES.md 16, back from the bot: take one's seat back from the bot that played it."""
+    game, _seats, _me = _load(request, game_id)
+    if set(request.POST) - {"csrfmiddlewaretoken"}:
+        return _done(request, game_id, error=_("This form was not sent by the game page."), status=400)
+    try:
+        aids.seat_take_back(game=game, user=request.user)
+    except services.GameError as e:
+        status = 403 if isinstance(e, services.NotAllowed) else 400
+        return _done(request, game_id, error=capfirst(e.localized()) + ".", status=status)
+    return _done(request, game_id, error=None, status=200, ok=_("Welcome back: you play your seat again."))
 
 
 PAUSE_FIELDS = frozenset(("csrfmiddlewaretoken", "do"))

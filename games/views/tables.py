@@ -242,6 +242,11 @@ def table_create(request: HttpRequest) -> HttpResponse:
             absent_seat=data["absent_seat"],
             vacation_days=data["vacation_days"],
             pause_max_minutes=data["pause_max_minutes"],
+            time_bank_hours=data["time_bank_hours"],
+            time_bank_increment_hours=data["time_bank_increment_hours"],
+            playing_hours=data["playing_hours"],
+            count_weekends=data["count_weekends"],
+            round_limit=data.get("round_limit"),
         )
     except services.GameError as e:
         form.add_error(None, capfirst(translate_refusal(e)))

@@ -124,3 +124,12 @@ def rig_doubles(game: Game) -> None:
             Game.objects.filter(pk=game.pk).update(state=game.state)
             return
     raise AssertionError("no generator state gives doubles onto a quiet square")
+
+
+def no_auto_vacation(game: Game) -> None:
+    """Every player of ``game`` turns auto-vacation off (RULES.md 16: on by default where
+    vacation is allowed): a test of what a timeout does gets the timeout, not a day off."""
+    from games.models import Vacation
+
+    for seat in range(len(game.state["players"])):
+        Vacation.objects.update_or_create(game=game, seat=seat, defaults={"auto": False})

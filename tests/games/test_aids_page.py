@@ -115,6 +115,7 @@ def test_vacation_freezes_the_deadline_and_moves_it_on(client, alice, bob, clock
     clock.now = deadline + timedelta(hours=1)
     assert tasks.process_deadlines() == 0
     clock.now = game.deadline + timedelta(seconds=1)
+    Vacation.objects.filter(game=game).update(auto=False)  # (RULES.md 16: else a day more is taken)
     assert tasks.process_deadlines() >= 1
     assert GameAction.objects.filter(game=game, source="timeout").exists()
 
@@ -223,3 +224,14 @@ def test_refused_vacation_days_name_the_field(client, alice, bob):
     assert response.status_code == 400
     assert "The number of days must be a whole number, not “lots”." in response.content.decode()
     assert not Vacation.objects.filter(days_used__gt=0).exists()
+
+
+@pytest.mark.parametrize("raw", ["100001", "-1", "abc"])
+def test_a_refused_cash_to_keep_names_the_field_and_its_range_in_words(client, alice, bob, raw):
+    """The buy order's amount (RULES.md 15) is refused as the auction percentage is (item 34)."""
+    game = start_game(alice, bob, pace="correspondence")
+    response = post(client, game, alice, "games:game_standing", {"buy": "on", "buy_keep": raw})
+    assert response.status_code == 400
+    page = response.content.decode()
+    assert f"The cash to keep must be a whole number from 0 to 100,000, not “{raw}”." in page
+    assert not StandingOrder.objects.exists()

@@ -18,7 +18,7 @@ from games import services, tasks
 from games.engine import GameState
 from games.models import Game, GameAction, Table
 from tests.factories import UserFactory
-from tests.games.play_helpers import choose
+from tests.games.play_helpers import choose, no_auto_vacation
 
 pytestmark = pytest.mark.django_db
 
@@ -212,6 +212,7 @@ def test_a_game_waiting_on_bots_whose_task_is_lost_is_played_on_by_the_deadline_
 def test_a_move_that_loses_to_a_timeout_gets_a_clear_message_and_a_fresh_board(alice, client):
     bob = UserFactory(username="bob2", display_name="Bob")
     game = _bot_game(alice, bob, bots=0)
+    no_auto_vacation(game)
     seat_user = {0: alice, 1: bob}[game.current_seat]
     seen = game.version  # the page the player has open
     Game.objects.filter(pk=game.pk).update(deadline=timezone.now() - timedelta(seconds=1))

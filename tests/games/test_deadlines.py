@@ -12,7 +12,7 @@ from games import services, tasks
 from games.engine import GameState, waiting_on
 from games.models import Game, GameAction, Table
 from notifications.models import Notification
-from tests.games.play_helpers import play_until, rig_doubles, start_game, users_by_seat
+from tests.games.play_helpers import no_auto_vacation, play_until, rig_doubles, start_game, users_by_seat
 
 PAST = timedelta(seconds=30)
 
@@ -50,6 +50,7 @@ def test_the_turn_email_goes_out_after_a_timed_out_doubles_roll(
     alice, bob, make_game, mailoutbox, celery_eager, django_capture_on_commit_callbacks
 ):
     game = make_game(alice, bob, name="Postal")
+    no_auto_vacation(game)
     rig_doubles(game)
     expire(game)
     user = current_user(game)

@@ -13,6 +13,7 @@ from games import services
 from games.engine import GameState, IllegalAction, apply, legal_actions
 from games.engine.bots import make_bot
 from games.models import AuctionRow, DeckRow, DeedRow, Game, GameAction, TradeRow
+from tests.games.play_helpers import no_auto_vacation
 
 
 def _snapshot(game: Game) -> tuple:
@@ -27,7 +28,9 @@ def _user_at(game: Game, position: int) -> User:
 @pytest.fixture
 def duel(alice, bob, make_game) -> Game:
     """Alice (seat 0) against Bob (seat 1), classic rules, by correspondence."""
-    return make_game(alice, bob)
+    game = make_game(alice, bob)
+    no_auto_vacation(game)  # (its timeouts are timeouts: RULES.md 16's automatic day is off)
+    return game
 
 
 @pytest.mark.django_db

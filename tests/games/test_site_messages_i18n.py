@@ -67,6 +67,12 @@ def _messages(node: ast.expr, where: str) -> list[str]:
         return [arg.value]
     if isinstance(node, ast.Name) and node.id == "e":
         return []  # an engine refusal passed on, worded from its code (games/errors.py)
+    if isinstance(node, ast.Call) and _name(node.func) == "clock_refusal":
+        # RULES.md 16: a clock refused by games/clock.py, worded from its code (games/options.py).
+        from games.options import CLOCK_REFUSALS, clock_refusal
+
+        with translation.override(None):
+            return [str(words) for words in CLOCK_REFUSALS.values()] + [str(clock_refusal(None))]
     raise AssertionError(f"{where}: a site refusal that is not a gettext message")
 
 

@@ -123,6 +123,41 @@ def test_auction_order_passes_below_the_minimum_and_is_done_once_answered():
     assert order_action(st, p, Orders(auction_percent=300)) is None
 
 
+def test_roll_order_rolls_when_the_turn_begins_and_again_after_doubles():
+    st = reach("classic", lambda s: not s.stack and s.phase == "roll" and not s.players[s.current].in_jail
+               and not s.turn["rolled"])
+    p = st.current
+    assert order_action(st, p, Orders(roll=True)) == {"type": "roll", "player": p}
+    assert order_action(st, (p + 1) % 3, Orders(roll=True)) is None
+    assert order_action(st, p, ALL) is None  # no other order rolls
+    again = reach("classic", lambda s: not s.stack and s.phase == "roll" and s.turn["doubles"] > 0
+                  and not s.players[s.current].in_jail)
+    assert order_action(again, again.current, Orders(roll=True)) == {"type": "roll", "player": again.current}
+
+
+def test_roll_order_never_decides_in_jail():
+    st = reach("classic", lambda s: not s.stack and s.phase == "roll" and s.players[s.current].in_jail)
+    p = st.current
+    assert order_action(st, p, Orders(roll=True)) is None
+    # The jail order decides there, as before.
+    assert order_action(st, p, Orders(roll=True, jail="pay_fine")) == {"type": "pay_fine", "player": p}
+
+
+def test_buy_order_buys_when_the_cash_left_is_at_least_its_amount_else_waits():
+    st = reach("classic", lambda s: s.pending() == "buy")
+    p = waited(st)
+    price = st.board.price[st.stack[-1]["sq"]]
+    left = st.players[p].cash - price
+    assert left >= 0
+    assert order_action(st, p, Orders(buy_keep=left)) == {"type": "buy", "player": p}
+    assert order_action(st, p, Orders(buy_keep=0)) == {"type": "buy", "player": p}
+    assert order_action(st, p, Orders(buy_keep=left + 1)) is None
+    assert order_action(st, p, Orders(end_turn=True, roll=True, auction_percent=100)) is None
+    # A deed the player cannot pay at all: the order never buys (it waits for them).
+    st.players[p].cash = price - 1
+    assert order_action(st, p, Orders(buy_keep=0)) is None
+
+
 def test_no_order_ever_answers_a_decision_it_does_not_name():
     """Through whole games on both boards: every answer an order gives is the one it names, for
     the decision it names."""
@@ -212,6 +247,7 @@ def test_cancelled_orders_play_nothing(alice, bob):
     Orders(auction_percent=-1), Orders(auction_percent=301), Orders(jail="bribe"), Orders(income_tax="half"),
     Orders(income_tax="percent"),  # classic without the 10% option
     Orders(casino_skip=True),  # classic has no casino
+    Orders(buy_keep=-1), Orders(buy_keep=100_001), Orders(buy_keep="200"),  # type: ignore[arg-type]
 ])
 def test_forged_orders_are_refused_and_change_nothing(alice, bob, orders):
     game = start_game(alice, bob, pace="correspondence")

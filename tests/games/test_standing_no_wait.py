@@ -114,3 +114,77 @@ def test_the_sweep_plays_a_standing_order_for_a_due_decision_instead_of_timing_i
     assert state.players[other].missed == 0
     assert GameAction.objects.filter(game=game, seat=other, source="standing", action__type="pass").exists()
     assert not GameAction.objects.filter(game=game, seat=other, source="timeout").exists()
+
+
+def _rig_a_deed_for_the_next_player(game: Game) -> tuple[int, int, int]:
+    """The game's dice set so that, once the current player ends their turn, the next one rolls
+    onto an unowned deed they can pay (and no doubles): returns (next seat, the deed's square,
+    the cash buying it would leave them)."""
+    game.refresh_from_db()
+    for candidate in range(1, 10_000):
+        state = GameState.from_json(game.state)
+        state.rng = candidate
+        apply(state, {"type": "end_turn", "player": state.current})
+        nxt = state.current
+        if state.players[nxt].in_jail:
+            return pytest.skip("the next player is in jail")
+        apply(state, {"type": "roll", "player": nxt})
+        if state.pending() == "buy" and waiting_on(state) == [nxt] and state.turn["doubles"] == 0:
+            sq = state.stack[-1]["sq"]
+            left = state.players[nxt].cash - state.board.price[sq]
+            if left >= 0:
+                Game.objects.filter(pk=game.pk).update(state=dict(game.state, rng=candidate))
+                game.refresh_from_db()
+                return nxt, sq, left
+    raise AssertionError("no generator state lands the next player on a deed")
+
+
+def test_roll_and_buy_orders_are_played_in_the_write_that_begins_the_turn(
+    alice, bob, make_game, as_the_site_runs, django_capture_on_commit_callbacks
+):
+    """RULES.md 15: "roll when my turn begins" and "buy a deed I land on when it leaves me at
+    least N in cash" answer within the end of the turn before (no wait, no deadline, no task)."""
+    from tests.games.play_helpers import play_until
+
+    game = play_until(make_game(alice, bob, name="Quick hands"), lambda s: not s.stack and s.phase == "end_turn"
+                      and not s.players[1 - s.current].in_jail)
+    users = users_by_seat(game)
+    ender = game.current_seat
+    nxt, sq, left = _rig_a_deed_for_the_next_player(game)
+    _orders(game, nxt, roll=True, buy_keep=left)  # (exactly what it leaves: enough)
+
+    with django_capture_on_commit_callbacks(execute=True):
+        sub = services.game_submit_action(game=game, user=users[ender], action={"type": "end_turn"},
+                                          expected_version=game.version)
+
+    game.refresh_from_db()
+    rows = [r for r in sub.rows if r.source == "standing"]
+    assert [(r.seat, r.action["type"], r.user_id) for r in rows] == [(nxt, "roll", users[nxt].pk),
+                                                                      (nxt, "buy", users[nxt].pk)]
+    assert GameState.from_json(game.state).owner[sq] == nxt
+    # The game waits on them for what no order names (the end of their turn), not to roll or buy.
+    assert game.pending == "end_turn" and game.waiting_seats == [nxt]
+    assert as_the_site_runs == []
+
+
+def test_a_buy_order_that_would_leave_too_little_cash_waits_for_the_player(
+    alice, bob, make_game, as_the_site_runs, django_capture_on_commit_callbacks
+):
+    from tests.games.play_helpers import play_until
+
+    game = play_until(make_game(alice, bob, name="Careful"), lambda s: not s.stack and s.phase == "end_turn"
+                      and not s.players[1 - s.current].in_jail)
+    users = users_by_seat(game)
+    ender = game.current_seat
+    nxt, sq, left = _rig_a_deed_for_the_next_player(game)
+    _orders(game, nxt, roll=True, buy_keep=left + 1)  # (a dollar short)
+
+    with django_capture_on_commit_callbacks(execute=True):
+        services.game_submit_action(game=game, user=users[ender], action={"type": "end_turn"},
+                                    expected_version=game.version)
+
+    game.refresh_from_db()
+    assert game.pending == "buy" and game.waiting_seats == [nxt] and game.deadline is not None
+    assert GameState.from_json(game.state).owner[sq] != nxt
+    assert list(GameAction.objects.filter(game=game, source="standing").values_list("action__type", flat=True)) == [
+        "roll"]

@@ -14,8 +14,8 @@ from games.models import Game, GameAction
 
 @pytest.mark.django_db
 def test_process_deadlines_applies_the_timeouts_that_are_due_only(alice, bob, charlie, make_game):
-    due = make_game(alice, bob, name="Due")
-    not_due = make_game(charlie, bob, name="Not due")
+    due = make_game(alice, bob, name="Due", vacation_days=0)
+    not_due = make_game(charlie, bob, name="Not due", vacation_days=0)
     Game.objects.filter(pk=due.pk).update(deadline=timezone.now() - timedelta(seconds=5))
     due_version, not_due_version = due.version, not_due.version
 
@@ -33,8 +33,8 @@ def test_process_deadlines_applies_the_timeouts_that_are_due_only(alice, bob, ch
 
 @pytest.mark.django_db
 def test_process_deadlines_goes_on_after_a_broken_game(alice, bob, charlie, make_game, monkeypatch):
-    broken = make_game(alice, bob, name="Broken")
-    fine = make_game(charlie, bob, name="Fine")
+    broken = make_game(alice, bob, name="Broken", vacation_days=0)
+    fine = make_game(charlie, bob, name="Fine", vacation_days=0)
     past = timezone.now() - timedelta(seconds=5)
     Game.objects.filter(pk=broken.pk).update(deadline=past - timedelta(seconds=1))
     Game.objects.filter(pk=fine.pk).update(deadline=past)

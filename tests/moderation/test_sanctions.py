@@ -19,6 +19,7 @@ from games.models import Game, GameAction
 from moderation import services
 from moderation.admin import AuditEntryAdmin
 from moderation.models import AuditEntry, Report, Sanction
+from tests.games.play_helpers import no_auto_vacation
 
 pytestmark = pytest.mark.django_db
 DAY = timedelta(days=1)
@@ -147,6 +148,7 @@ def test_a_muted_user_may_play_but_not_chat(client, mod, alice, game):
 
 def test_a_suspended_players_game_goes_on_their_turn_times_out(mod, alice, bob, game):
     services.sanction_create(moderator=mod, user=alice, kind="suspend", reason="x", duration=DAY)
+    no_auto_vacation(game)
     Game.objects.filter(pk=game.pk).update(deadline=timezone.now() - timedelta(seconds=1))
 
     applied = game_services.game_timeout(game_id=game.pk)

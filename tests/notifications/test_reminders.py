@@ -177,7 +177,7 @@ def test_the_decisive_waits_reminder_is_a_warning_that_the_next_miss_forfeits(
 def test_the_second_miss_in_a_row_warns_at_once(
     alice, bob, make_game, mailoutbox, celery_eager, django_capture_on_commit_callbacks
 ):
-    game = make_game(alice, bob, name="Absent", absent_seat="bot")
+    game = make_game(alice, bob, name="Absent", absent_seat="bot", vacation_days=0)
     waited = _waited(game)
     seat = game.waiting_seats[0]
     _set_missed(game, seat, 1)
@@ -198,7 +198,7 @@ def test_the_second_miss_in_a_row_warns_at_once(
 def test_a_seat_handed_to_a_bot_on_the_third_miss_is_told_as_a_forfeit(
     alice, bob, make_game, mailoutbox, celery_eager, django_capture_on_commit_callbacks
 ):
-    game = make_game(alice, bob, name="Handover", absent_seat="bot")
+    game = make_game(alice, bob, name="Handover", absent_seat="bot", vacation_days=0)
     waited = _waited(game)
     _set_missed(game, game.waiting_seats[0], 2)
     Game.objects.filter(pk=game.pk).update(deadline=timezone.now() - timedelta(seconds=1))

@@ -26,7 +26,8 @@ pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True)]
 
 def _game(host, *others, bots: int, seed: int, name: str = "Worker") -> Game:
     table = services.table_create(host=host, name=name, preset="classic", pace=Table.Pace.CORRESPONDENCE,
-                                  turn_hours=24, seat_count=1 + len(others) + bots)
+                                  turn_hours=24, seat_count=1 + len(others) + bots,
+                                  vacation_days=0)  # (timeouts, not RULES.md 16's automatic days)
     for user in others:
         services.table_join(table=table, user=user)
     for position in range(1 + len(others), table.seat_count):

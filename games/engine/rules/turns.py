@@ -122,6 +122,12 @@ def _next_turn(ctx: Ctx, p: int | None = None, a: dict | None = None) -> None:
     st.turn = _new_turn()
     if new_round:
         st.round += 1
+        cap = ctx.rules.round_limit
+        if cap is not None and st.round > cap:
+            # RULES.md 16: the round limit is over; net worth ranks the players (section 12).
+            ctx.ev("round_limit", round=cap)
+            _finish(ctx, _richest(st))
+            return
     if ctx.events is not None:
         ctx.ev("turn", p=nxt, round=st.round)
     if new_round and ctx.rules.mortgage_expiry_rounds is not None:  # (else _round_start has nothing to do)
