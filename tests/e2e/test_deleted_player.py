@@ -8,7 +8,7 @@ import pytest
 
 from accounts import services as accounts
 from tests.e2e import pages
-from tests.games.play_helpers import autoplay, start_game
+from tests.games.play_helpers import autoplay, no_auto_vacation, start_game
 
 pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True)]
 
@@ -79,6 +79,7 @@ def test_a_player_whose_seat_a_bot_took_watches_without_moves(browser, site, art
                                   seat_count=2, absent_seat=Table.AbsentSeat.BOT)
     services.table_join(table=table, user=bob)
     game = services.table_start(table=table, by=alice)
+    no_auto_vacation(game)  # the third miss forfeits (no day of vacation instead)
     absent = game.current_seat
     state = dict(game.state)
     state["players"] = [dict(p, missed=2 if i == absent else 0) for i, p in enumerate(state["players"])]
@@ -88,7 +89,7 @@ def test_a_player_whose_seat_a_bot_took_watches_without_moves(browser, site, art
     try:
         page.goto(f"{site}/games/{game.pk}/")
         page.locator("#game .board").wait_for()
-        assert page.get_by_text("A bot plays your seat since your third missed turn.").is_visible()
+        assert page.get_by_text("A bot plays your seat since your third missed turn.", exact=True).is_visible()
         assert page.locator("button[name=type][value=roll]").count() == 0
         assert page.locator("button[name=type][value=end_turn]").count() == 0
         assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")

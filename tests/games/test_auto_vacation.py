@@ -62,7 +62,7 @@ def test_a_timeout_takes_a_vacation_day_instead_once_per_decision(client, alice,
     assert (row.days_used, row.until) == (1, first + DAY)
     assert game.deadline == first + DAY and game.version == version + 1
     client.force_login(users_by_seat(game)[1 - seat])
-    assert "is on vacation until" in client.get(reverse("games:game", args=[game.pk])).content.decode()
+    assert "On vacation until" in client.get(reverse("games:game", args=[game.pk])).content.decode()  # (the card)
 
     # The same decision falls due again: no second automatic day, the timeout applies.
     clock.now = game.deadline

@@ -18,7 +18,7 @@ from games import records, services, tasks
 from games.engine import GameState, legal_actions
 from games.models import Game, GameAction, Seat, Table
 from tests.factories import UserFactory
-from tests.games.play_helpers import choose
+from tests.games.play_helpers import choose, no_auto_vacation
 
 postgres_only = pytest.mark.skipif(connection.vendor != "postgresql",
                                    reason="row locks and SKIP LOCKED are PostgreSQL's (SQLite has neither)")
@@ -32,6 +32,7 @@ def _two_player_games(n: int) -> list[Game]:
         table = services.table_create(host=a, name=f"S{i}", preset="classic", seat_count=2)
         services.table_join(table=table, user=b)
         games.append(services.table_start(table=table, by=a))
+        no_auto_vacation(games[-1])  # each due timeout applies (not a day of vacation instead)
     Game.objects.filter(pk__in=[g.pk for g in games]).update(deadline=timezone.now() - timedelta(seconds=1))
     return games
 

@@ -13,6 +13,7 @@ from django.utils import timezone
 
 from games import services
 from games.models import Game, GameAction
+from tests.games.play_helpers import no_auto_vacation
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),
@@ -66,6 +67,7 @@ def test_two_submissions_of_the_same_version_at_once_apply_exactly_one(alice, bo
 
 def test_two_workers_timing_out_the_same_game_apply_the_default_once(alice, bob, make_game):
     game = make_game(alice, bob)
+    no_auto_vacation(game)  # the timeout applies its default (not a day of vacation instead)
     Game.objects.filter(pk=game.pk).update(deadline=timezone.now() - timedelta(seconds=1))
     version = game.version
 
