@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from typing import Any
+from unittest import mock
 
 import pytest
+from django.utils import timezone
 
 from accounts.models import User
 from config.celery import app as celery_app
@@ -51,3 +53,21 @@ def celery_eager() -> Iterator[None]:
         yield
     finally:
         celery_app.conf.task_always_eager = previous
+
+
+class Clock:
+    """``django.utils.timezone.now`` under a test's hand: it reads ``clock.now``."""
+
+    def __init__(self):
+        self.now = timezone.now()
+
+    def __call__(self):
+        return self.now
+
+
+@pytest.fixture
+def clock() -> Iterator[Clock]:
+    """A simulated clock for timeouts, vacations and pauses: set ``clock.now`` to move time."""
+    c = Clock()
+    with mock.patch("django.utils.timezone.now", c):
+        yield c

@@ -4,7 +4,6 @@ with htmx and without JavaScript; forged forms refused with a message, changing 
 from __future__ import annotations
 
 from datetime import timedelta
-from unittest import mock
 
 import pytest
 from django.urls import reverse
@@ -76,21 +75,6 @@ def test_a_spectator_cannot_set_orders(client, alice, bob, charlie):
 
 
 # --- vacation, with a simulated clock ---------------------------------------------------------
-
-class Clock:
-    def __init__(self):
-        self.now = timezone.now()
-
-    def __call__(self):
-        return self.now
-
-
-@pytest.fixture
-def clock():
-    c = Clock()
-    with mock.patch("django.utils.timezone.now", c):
-        yield c
-
 
 def test_vacation_freezes_the_deadline_and_moves_it_on(client, alice, bob, clock):
     game = start_game(alice, bob, pace="correspondence")

@@ -5,32 +5,15 @@ confirms, after a countdown, with the time the decision had left. A fake clock t
 from __future__ import annotations
 
 from datetime import timedelta
-from unittest import mock
 
 import pytest
 from django.urls import reverse
-from django.utils import timezone
 
 from games import aids, pause, services, tasks
 from games.models import GameAction, Pause
 from tests.games.play_helpers import start_game, users_by_seat
 
 pytestmark = pytest.mark.django_db
-
-
-class Clock:
-    def __init__(self):
-        self.now = timezone.now()
-
-    def __call__(self):
-        return self.now
-
-
-@pytest.fixture
-def clock():
-    c = Clock()
-    with mock.patch("django.utils.timezone.now", c):
-        yield c
 
 
 @pytest.fixture

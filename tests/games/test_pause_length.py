@@ -5,32 +5,15 @@ on the table form and shown on the lobby card and the table page. A fake clock t
 from __future__ import annotations
 
 from datetime import timedelta
-from unittest import mock
 
 import pytest
 from django.urls import reverse
-from django.utils import timezone
 
 from games import aids, pause, services, tasks
 from games.models import Game, Pause, Table
 from tests.games.play_helpers import users_by_seat
 
 pytestmark = pytest.mark.django_db
-
-
-class Clock:
-    def __init__(self):
-        self.now = timezone.now()
-
-    def __call__(self):
-        return self.now
-
-
-@pytest.fixture
-def clock():
-    c = Clock()
-    with mock.patch("django.utils.timezone.now", c):
-        yield c
 
 
 def _paused(alice, bob, clock, **options) -> tuple[Game, dict, Pause]:

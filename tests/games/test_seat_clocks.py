@@ -6,7 +6,6 @@ only when own time and bank are both gone. A fake clock throughout."""
 from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
-from unittest import mock
 
 import pytest
 
@@ -20,19 +19,10 @@ pytestmark = pytest.mark.django_db
 H = timedelta(hours=1)
 
 
-class Clock:
-    def __init__(self, now: datetime):
-        self.now = now
-
-    def __call__(self):
-        return self.now
-
-
 @pytest.fixture
-def clock():
-    c = Clock(datetime(2026, 3, 2, 9, 0, tzinfo=UTC))  # a Monday
-    with mock.patch("django.utils.timezone.now", c):
-        yield c
+def clock(clock):
+    clock.now = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)  # a Monday
+    return clock
 
 
 def _game(alice, bob, **options) -> tuple[Game, dict]:

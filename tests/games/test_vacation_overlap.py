@@ -5,10 +5,8 @@ issue 26 item 9)."""
 from __future__ import annotations
 
 from datetime import timedelta
-from unittest import mock
 
 import pytest
-from django.utils import timezone
 
 from games import aids, services
 from games.engine import GameState, apply, waiting_on
@@ -18,21 +16,6 @@ from tests.games.play_helpers import users_by_seat
 
 pytestmark = pytest.mark.django_db
 DAY = timedelta(days=1)
-
-
-class Clock:
-    def __init__(self):
-        self.now = timezone.now()
-
-    def __call__(self):
-        return self.now
-
-
-@pytest.fixture
-def clock():
-    c = Clock()
-    with mock.patch("django.utils.timezone.now", c):
-        yield c
 
 
 def _open_auction(game: Game) -> Game:
