@@ -29,6 +29,9 @@ TURN_HOUR_CHOICES = [
 ]
 assert tuple(h for h, _label in TURN_HOUR_CHOICES) == Table.TURN_HOURS
 
+# The clock module's bound on a bank (RULES.md 16), in the form's hours.
+BANK_MAX_HOURS = int(clock.BANK_MAX.total_seconds()) // 3600
+
 # Three-way switches for on/off rules: blank keeps the preset's value.
 TRI_STATE = [("", _("As the preset")), ("on", _("On")), ("off", _("Off"))]
 DEAL_CHOICES = [
@@ -148,7 +151,7 @@ class TableForm(forms.Form):
     time_bank_hours = forms.IntegerField(
         label=_("Time bank in hours (correspondence)"),
         min_value=0,
-        max_value=30 * 24,
+        max_value=BANK_MAX_HOURS,
         initial=0,
         required=False,  # (missing: none)
         help_text=_("Extra time each player may use once a decision's own time is gone; 0: none, at most 720."),
@@ -156,7 +159,7 @@ class TableForm(forms.Form):
     time_bank_increment_hours = forms.IntegerField(
         label=_("Hours added to the bank per answer in time"),
         min_value=0,
-        max_value=30 * 24,
+        max_value=BANK_MAX_HOURS,
         initial=0,
         required=False,
         help_text=_("Each decision answered within its own time adds this to the bank, never above its start."),
