@@ -289,6 +289,16 @@ class Dashboard:
         return not (self.waiting or self.playing or self.open or self.finished)
 
 
+def surrendered_seats(*, game_id: int) -> frozenset[int]:
+    """The seats that left the game by surrendering (RULES.md 10: a bankruptcy, said
+    "surrendered" wherever a player's end is shown, issue 26 item 33), from the game's record: a
+    player goes out once, so a seat out at any step that surrendered at some step surrendered
+    then. One indexed query; callers ask only when someone is out."""
+    seats = (GameAction.objects.filter(game_id=game_id, action__type="surrender")
+             .values_list("action__player", flat=True))
+    return frozenset(int(p) for p in seats if isinstance(p, int))
+
+
 def live_names(names: list[str], seats: list[Seat]) -> list[str]:
     """The players' names as the site shows a game now. The engine's state keeps the names
     given at the start (a record replays with them); a person is shown by their current display

@@ -92,6 +92,8 @@ class PlayerResult(models.Model):
     rank = models.PositiveSmallIntegerField()
     players = models.PositiveSmallIntegerField()
     forfeited = models.BooleanField(default=False)
+    # A forfeit by surrendering (RULES.md 10), said "surrendered" wherever a result is shown.
+    surrendered = models.BooleanField(default=False)
     net_worth = models.IntegerField(default=0)
     xp = models.PositiveIntegerField(default=0)
     # The rating before and after (null: the game did not change ratings).

@@ -173,6 +173,7 @@ def game_result_record(*, game_id: int) -> GameResult | None:
         row = PlayerResult(
             result=result, game=game, user_id=uid, seat=p, name=facts.names[p], preset=table.preset,
             rank=facts.ranks[p], players=facts.players, forfeited=p in facts.forfeited,
+            surrendered=p in facts.surrendered,
             net_worth=facts.final_worth[p], xp=xp, finished_at=when,
             played=int(finished), won=int(counts and won), rents=facts.rent_received[p] if counts else 0,
             builds=facts.builds[p] if counts else 0,

@@ -23,6 +23,7 @@ from django.utils.translation import gettext_noop
 from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import reswap, retarget
 
+from accounts.names import isolated
 from config.ratelimit import limit
 from games import hot_reads, live, services, vacation
 from games.board_words import localized_board
@@ -30,7 +31,7 @@ from games.engine import GameState
 from games.errors import translate_refusal
 from games.links import game_url
 from games.models import Game, Seat, Table
-from games.selectors import VisibleGame, live_names, name_changes, visible_game
+from games.selectors import VisibleGame, live_names, name_changes, surrendered_seats, visible_game
 from games.views import move_parts, page_html, present
 from games.views.api import refusal_json, seat_actions
 from games.views.errors import refused_page
@@ -106,7 +107,10 @@ def _context(request: HttpRequest, game: Game, seats: list[Seat], me: Seat | Non
     if active and me is not None and me.bot and flash is None:
         # (The words of the service's refusal, as a sentence.)
         flash, flash_level = capfirst(_("a bot plays your seat since your third missed turn")) + ".", "warning"
-    players = present.players_view(state, me=my)
+    # (Who surrendered is read only once someone is out: issue 26 item 33.)
+    out = any(pl.bankrupt for pl in state.players)
+    players = present.players_view(state, me=my,
+                                   surrendered=surrendered_seats(game_id=game.pk) if out else ())
     # Who is on vacation, shown on their card in the reader's time zone (RULES.md 15).
     away = vacation.on_vacation(game) if active and game.table.pace == Table.Pace.CORRESPONDENCE else {}
     for seat, until in away.items():
@@ -164,7 +168,8 @@ def _context(request: HttpRequest, game: Game, seats: list[Seat], me: Seat | Non
         "poll_seconds": _poll_seconds(game, bots_waited_on),
         # Push where Redis is configured (games/live.py); the page polls without it.
         "live_url": game_url("games:game_events", game.pk) if active and live.pushes_to(request) else None,
-        "flash": flash, "flash_level": flash_level,
+        # A refusal naming a player: the name isolated (<bdi>: issue 26, item 30), the rest escaped.
+        "flash": isolated(flash, names) if flash else flash, "flash_level": flash_level,
         "board_name": state.board.name,
         "away": away,
     }

@@ -9,6 +9,7 @@ never writes and never touches the database, so the replay viewer can use it on 
 from __future__ import annotations
 
 import re
+from collections.abc import Collection
 from dataclasses import dataclass, field
 from functools import lru_cache
 from operator import itemgetter
@@ -134,7 +135,10 @@ def token_letters(names: list[str]) -> list[str]:
     return out
 
 
-def players_view(st: GameState, *, me: int | None, labels: list[str] | None = None) -> list[dict[str, Any]]:
+def players_view(st: GameState, *, me: int | None, labels: list[str] | None = None,
+                 surrendered: Collection[int] = ()) -> list[dict[str, Any]]:
+    """Each player's card. ``surrendered``: the seats out by surrendering (their card says so,
+    not "bankrupt": selectors.surrendered_seats)."""
     board = st.board
     waiting = set(waiting_on(st))
     letters = token_letters([pl.name for pl in st.players])
@@ -160,7 +164,8 @@ def players_view(st: GameState, *, me: int | None, labels: list[str] | None = No
             "colour": PLAYER_COLOURS[i % len(PLAYER_COLOURS)], "initial": letters[i],
             "cash": pl.cash, "net_worth": net_worth(st, i), "pos": pl.pos, "square": board.name_of(pl.pos),
             "in_jail": pl.in_jail, "jail_turns": pl.jail_turns, "jail_cards": len(pl.jail_cards),
-            "bankrupt": pl.bankrupt, "missed": pl.missed, "team": pl.team,
+            "bankrupt": pl.bankrupt, "surrendered": pl.bankrupt and i in surrendered,
+            "missed": pl.missed, "team": pl.team,
             "current": i == st.current and not st.over, "waiting": i in waiting, "me": i == me,
             "winner": st.over and st.winner == i,
             "away": None,  # (a correspondence game's page: when they are back from vacation, play.py)
@@ -171,8 +176,8 @@ def players_view(st: GameState, *, me: int | None, labels: list[str] | None = No
 
 # The fields of a player's view and of its groups and deeds that their card (the template
 # players/panels.html) shows: ``card_marks``.
-_CARD = ("current", "waiting", "bankrupt", "me", "winner", "colour", "initial", "name", "team", "cash",
-         "net_worth", "in_jail", "square", "jail_cards", "missed", "away")
+_CARD = ("current", "waiting", "bankrupt", "surrendered", "me", "winner", "colour", "initial", "name", "team",
+         "cash", "net_worth", "in_jail", "square", "jail_cards", "missed", "away")
 _GROUP = ("complete", "colour", "ink", "name")
 _DEED = ("sq", "name", "mortgaged", "level", "hotel")
 

@@ -14,11 +14,12 @@ from django.utils.translation import gettext as _
 from django.views.decorators.csrf import csrf_exempt, csrf_protect
 from django.views.decorators.http import require_GET, require_http_methods
 
+from accounts.names import bdi, isolated
 from config.ratelimit import limit
 from games import records, services
 from games.board_words import localized_board
 from games.models import Game, Replay, Seat
-from games.selectors import live_names, visible_game
+from games.selectors import live_names, surrendered_seats, visible_game
 from games.views import present
 from games.views.play_forms import query_int
 
@@ -54,7 +55,10 @@ def _replay_context(replay: Replay, step: int | None, *, seats: list[Seat] | Non
         for player, name in zip(state.players, live_names([p.name for p in state.players], seats), strict=True):
             player.name = name
     names = [p.name for p in state.players]
-    players = present.players_view(state, me=None)
+    # (An uploaded record has no game to ask who surrendered: its cards say "bankrupt".)
+    out = replay.game_id is not None and any(pl.bankrupt for pl in state.players)
+    players = present.players_view(state, me=None,
+                                   surrendered=surrendered_seats(game_id=replay.game_id) if out else ())
     seat = action.get("player") if action else None
     nav = records.replay_nav(services.replay_turns(replay=replay), pos.step, steps)
     return {
@@ -63,11 +67,13 @@ def _replay_context(replay: Replay, step: int | None, *, seats: list[Seat] | Non
         "economy": present.economy_view(state), "last_card": present.last_card(pos.events, names),
         "step": pos.step, "steps": steps, "prev": max(0, pos.step - 1), "next": min(steps, pos.step + 1),
         "action": action, "action_label": present.action_label(action) if action else "",
-        "actor": names[seat] if isinstance(seat, int) and 0 <= seat < len(names) else None,
-        "lines": present.event_lines(pos.events, names, state.board, reason=action.get("reason") if action else None),
+        # Each player's name isolated (<bdi>: issue 26, item 30), as in the game's log.
+        "actor": bdi(names[seat]) if isinstance(seat, int) and 0 <= seat < len(names) else None,
+        "lines": [isolated(line, names) for line in present.event_lines(
+            pos.events, names, state.board, reason=action.get("reason") if action else None)],
         "board_name": state.board.name, "readonly": True, "rules": state.rules,
         "replayed": pos.replayed,
-        "nav": nav, "nav_player": names[nav.seat] if 0 <= nav.seat < len(names) else "",
+        "nav": nav, "nav_player": bdi(names[nav.seat]) if 0 <= nav.seat < len(names) else "",
     }
 
 

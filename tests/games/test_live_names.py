@@ -100,7 +100,7 @@ def test_a_refusal_names_the_player_to_move_by_the_current_name(client, alice, b
 
     html = response.content.decode()
     assert response.status_code == 400
-    assert "Refused: it is Newname&#x27;s turn." in html
+    assert "Refused: it is <bdi>Newname</bdi>&#39;s turn." in html
 
 
 def test_the_replay_and_the_game_over_email_use_the_current_names(client, alice, bob, mailoutbox):

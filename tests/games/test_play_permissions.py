@@ -193,7 +193,8 @@ def test_out_of_turn_move_gets_the_engines_message_and_changes_nothing(client, a
 
     assert response.status_code == 400
     html = response.content.decode()
-    assert f"it is {mover.display_name}&#x27;s turn" in html
+    # The name isolated (<bdi>: issue 26, item 30), the rest escaped.
+    assert f"it is <bdi>{mover.display_name}</bdi>&#39;s turn" in html
     assert 'id="game"' in html  # the refreshed fragment, swapped in place of the game
     assert response["HX-Retarget"] == "#game"
     assert snapshot(game) == before

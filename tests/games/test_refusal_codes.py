@@ -396,7 +396,7 @@ def test_an_out_of_turn_move_is_refused_in_the_players_language(client, game, la
 
     assert response.status_code == 400
     html = response.content.decode()
-    assert f"{refused}: {turn.format(name=mover.display_name)}." in html
+    assert f"{refused}: {turn.format(name='<bdi>' + mover.display_name + '</bdi>')}." in html
     assert "s turn" not in html
 
 
@@ -524,4 +524,4 @@ def test_a_trade_beyond_ones_cash_is_refused_with_the_currency_sign(client, game
     response = act(client, game, type="propose", to=str(1 - seat), give_cash=str(cash + 1), headers=HTMX)
 
     assert response.status_code == 400
-    assert f"Refused: {mover.display_name} has only ${cash:,} in cash." in response.content.decode()
+    assert f"Refused: <bdi>{mover.display_name}</bdi> has only ${cash:,} in cash." in response.content.decode()

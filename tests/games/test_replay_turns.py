@@ -74,7 +74,7 @@ def test_the_replay_page_links_each_turn_and_round_and_marks_rounds_on_the_slide
     assert f'href="{base}?step={turns[1][0]}" ' in html and 'data-replay="next-turn"' in html
     assert re.search(rf'href="{re.escape(base)}\?step={second_round}"[^>]*data-replay="next-round"', html)
     first = finished.state["players"][turns[0][2]]["name"]
-    assert f"Round 1 · {first}{APOS}s turn (1 of {len(turns)})" in html
+    assert f"Round 1 · <bdi>{first}</bdi>{APOS}s turn (1 of {len(turns)})" in html
     assert re.search(r'<input type="range" id="replay-step" name="step" min="0" max="\d+" value="0" '
                      r'list="replay-rounds"', html)
     assert f'<option value="{second_round}"></option>' in html
@@ -95,8 +95,8 @@ def test_following_next_turn_shows_the_start_of_that_turn(client, finished):
 
     assert link == f"{base}?step={step}"
     assert f"Move {step} of {replay.steps}" in landed
-    assert f"Round {rnd}: {names[seat]}'s turn." in landed  # the log line of the turn's start
-    assert f"Round {rnd} · {names[seat]}{APOS}s turn (5 of {len(replay.turns)})" in landed
+    assert f"Round {rnd}: <bdi>{names[seat]}</bdi>'s turn." in landed  # the log line of the turn's start
+    assert f"Round {rnd} · <bdi>{names[seat]}</bdi>{APOS}s turn (5 of {len(replay.turns)})" in landed
 
 
 @pytest.mark.django_db

@@ -307,3 +307,34 @@ def test_a_surrender_is_called_a_surrender_in_the_summary(client, finished_game,
     assert "<td>surrendered</td>" in page and "forfeited" not in page
     assert f"{bob_name} surrendered (round 11)" in page
     assert "went bankrupt" not in page and "bankrupted" not in page
+
+
+def test_a_surrender_is_called_a_surrender_on_the_card_the_replay_and_the_profile(client, finished_game, alice, bob):
+    """Issue 26 item 33, its last places: the player's card on the game page and in the replay,
+    and the results table of the profile, say "surrendered" (not "bankrupt", not "forfeited");
+    a player who went bankrupt without surrendering is still "bankrupt"."""
+    game = finished_game([alice, bob], stop=_bob_gives_up, seed=1)
+    services.game_result_record(game_id=game.pk)
+    client.force_login(alice)
+    badges = re.findall(r'<span class="badge badge-out">([^<]*)</span>',
+                        _text(client.get(reverse("games:game", args=[game.pk]))))
+    assert badges == ["surrendered"]
+    replay = _text(client.get(reverse("games:game_replay", args=[game.pk])))
+    assert re.findall(r'<span class="badge badge-out">([^<]*)</span>', replay) == ["surrendered"]
+    # The step's text isolates each name (<bdi>, item 30) as the game's log does.
+    assert re.search(r'<p class="replay-action"><strong><bdi>[^<]+</bdi></strong>', replay)
+    assert re.search(r'class="replay-turn">[^<]*<bdi>[^<]+</bdi>', replay)
+    events = re.search(r'<ul class="replay-events">(.*?)</ul>', replay, re.S).group(1)
+    assert "<bdi>" in events
+    profile = _text(client.get(reverse("ratings:profile", args=["bob"])))
+    assert "<td>surrendered</td>" in profile and "forfeited" not in profile
+
+
+def test_a_bankruptcy_without_surrender_stays_bankrupt_on_the_card(client, finished_game, alice, bob):
+    game = finished_game([alice, bob], seed=1)
+    services.game_result_record(game_id=game.pk)
+    assert not GameAction.objects.filter(game=game, action__type="surrender").exists()
+    client.force_login(alice)
+    badges = re.findall(r'<span class="badge badge-out">([^<]*)</span>',
+                        _text(client.get(reverse("games:game", args=[game.pk]))))
+    assert badges == ["bankrupt"]
