@@ -126,4 +126,5 @@ def test_the_replay_says_what_the_trade_contained(client, traded):
 
     html = client.get(reverse("games:game_replay", args=[game.pk]), {"step": step}).content.decode()
 
-    assert f"Trade #1 is accepted: {names[0]} gives $10 and {mine}; {names[1]} gives {theirs}." in html
+    assert (f"Trade #1 is accepted: <bdi>{names[0]}</bdi> gives $10 and {mine}; <bdi>{names[1]}</bdi> gives "
+            f"{theirs}." in html)
