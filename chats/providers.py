@@ -114,11 +114,11 @@ def _json(body: bytes) -> dict:
 def _http(call) -> tuple[int, dict, bytes]:
     try:
         return call()
-    except safety.RefusedConnect as error:
-        raise Refusal(str(error)) from None
     except httpx.TimeoutException:
         raise Transient("no answer within the time limit") from None
     except httpx.HTTPError as error:
+        if isinstance(error.__cause__, safety.RefusedConnect):  # (httpx wraps httpcore's errors)
+            raise Refusal(str(error.__cause__)) from None
         raise Transient(f"cannot connect ({type(error).__name__})") from None
 
 

@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
 
 import pytest
@@ -13,7 +14,8 @@ def fake(settings, request) -> Iterator[FakeChats]:
     """The fake chat services on localhost; the site pointed at them (tests only: chats.safety).
     With the ``clock`` fixture, the fake reads the simulated time (rate limits' retry times)."""
     simulated = request.getfixturevalue("clock") if "clock" in request.fixturenames else None
-    with FakeChats(clock=(lambda: simulated.now.timestamp()) if simulated else None or __import__("time").monotonic) as server:
+    now = (lambda: simulated.now.timestamp()) if simulated is not None else time.monotonic
+    with FakeChats(clock=now) as server:
         for name, value in server.settings().items():
             setattr(settings, name, value)
         yield server
