@@ -307,3 +307,40 @@ class _Handler(BaseHTTPRequestHandler):
             fake.messages["webhook"][post] = req.text
             req.message = post
         return self._answer(200, {"ok": True})
+
+
+def channel_view_html(fake: FakeChats, provider: str, names: dict[str, str] | None = None) -> str:
+    """The fake server's view of a channel as a chat client would show it: each message as it
+    stands now, with how many times it was edited (for screenshots; no script, no styles from
+    outside)."""
+    import html
+
+    names = names or {}
+    edits: dict[str, int] = {}
+    for r in fake.of(provider):
+        if r.kind == "edit":
+            edits[r.message] = edits.get(r.message, 0) + 1
+
+    def show(text: str) -> str:
+        out = html.escape(text)
+        out = re.sub(r"\*\*(.+?)\*\*", r"<strong>\1</strong>", out)
+        out = re.sub(r"&lt;@!?(\w+)&gt;",
+                     lambda m: f'<span class="mention">@{html.escape(names.get(m[1], m[1]))}</span>', out)
+        out = re.sub(r"&lt;t:(\d+):f&gt;", lambda m: datetime.datetime.fromtimestamp(int(m[1]), datetime.UTC)
+                     .strftime("%a %d %b %Y %H:%M UTC"), out)
+        out = re.sub(r"&lt;t:(\d+):R&gt;", "in a while", out)
+        out = re.sub(r"(https?://\S+)", r'<a href="#">\1</a>', out)
+        return out.replace("\n", "<br>")
+
+    items = "".join(
+        f'<li><div class="who">Monopoly <span class="tag">APP</span></div><div class="text">{show(text)}</div>'
+        f'<div class="meta">{"(edited " + str(edits[mid]) + " times)" if edits.get(mid) else ""}</div></li>'
+        for mid, text in fake.messages[provider].items())
+    return f"""<!doctype html><html><head><meta charset="utf-8"><meta name="viewport" content="width=device-width">
+<style>body{{margin:0;background:#313338;color:#dbdee1;font:15px/1.4 system-ui,sans-serif}}
+h1{{font-size:16px;margin:0;padding:12px 16px;border-bottom:1px solid #1f2023;color:#f2f3f5}}
+ul{{list-style:none;margin:0;padding:8px 16px}}li{{padding:8px 0}}.who{{font-weight:600;color:#f2f3f5}}
+.tag{{background:#5865f2;color:#fff;font-size:10px;padding:1px 4px;border-radius:3px}}
+.mention{{background:#3c4270;color:#c9cdfb;border-radius:3px;padding:0 2px}}a{{color:#00a8fc}}
+.meta{{font-size:11px;color:#949ba4}}.text{{overflow-wrap:anywhere}}</style></head>
+<body><h1># game-night ({html.escape(provider)}, fake server)</h1><ul>{items}</ul></body></html>"""
