@@ -6,9 +6,11 @@ A move marks the game's posts dirty (chats.hooks, one UPDATE in its transaction)
 1. claims the post with a conditional UPDATE (a lease, not a row lock: a move that marks it
    dirty meanwhile never waits on a send);
 2. reads the game as it is now, so a burst of moves is shown by one request;
-3. coalesces: at most one edit per game every ``EDIT_INTERVAL`` seconds, except when whom the
-   game waits on changed (always sent at once), and a new message instead of an edit only when
-   the game waits on someone new after ``QUIET`` of silence (the channel then shows fresh
+3. coalesces: at most one edit per game every ``edit_interval()`` seconds (10), except when
+   whom the game waits on changed (always sent at once); a move that changes nothing of whom
+   it waits on is shown once the game has been still for ``settle()`` seconds (120); a new
+   message instead of an edit only when the game waits on someone new after ``quiet()`` (3 h)
+   of silence (the channel then shows fresh
    activity, and the mention pings: an edit pings nobody);
 4. sends (chats.providers) and records the result; a rate limit waits the provider's
    ``retry_after``, any other failure backs off (30 s doubling up to 30 min), and after
@@ -40,6 +42,10 @@ SHORT_WAIT = 60  # seconds: a shorter wait is a Celery countdown, a longer one t
 
 def edit_interval() -> float:
     return float(getattr(settings, "CHATS_EDIT_INTERVAL", 10))
+
+
+def settle() -> float:
+    return float(getattr(settings, "CHATS_SETTLE_SECONDS", 120))
 
 
 def quiet() -> timedelta:
@@ -103,7 +109,12 @@ def deliver_post(post_id: int, *, now=None) -> str:
     waiting = list(game.waiting_seats or [])
     waits_changed = post.message_ref == "" or waiting != list(post.sent_waiting or [])
     if not waits_changed and post.last_sent_at is not None:
-        due = post.last_sent_at + timedelta(seconds=edit_interval())
+        # A move that leaves the game waiting on the same players (a roll, a purchase, a
+        # building bought) is shown once the game has been still for ``settle`` seconds, or
+        # with the next change of whom it waits on, whichever comes first: a player's visit of
+        # several decisions is one edit, not one per decision.
+        due = max(post.last_sent_at + timedelta(seconds=edit_interval()),
+                  (game.updated_at or now) + timedelta(seconds=settle()))
         if due > now:
             # Coalesced: one edit at ``due`` shows every move until then.
             queue = post.scheduled_at is None or post.scheduled_at < now

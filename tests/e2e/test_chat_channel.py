@@ -102,7 +102,8 @@ def test_the_fake_discord_shows_the_status_post_change(browser, site, artifacts,
         page.set_content(fakes.channel_view_html(fake, "discord", names))
         page.screenshot(path=str(artifacts / "chat-status-post-start.png"), full_page=True)
         first = fake.messages["discord"].copy()
-        settings.CHATS_EDIT_INTERVAL = 0  # (every move shown, for the picture; the fixture restores it)
+        # (Every move shown, for the picture; the fixture restores them.)
+        settings.CHATS_EDIT_INTERVAL = settings.CHATS_SETTLE_SECONDS = 0
         for _ in range(8):
             game.refresh_from_db()
             state = GameState.from_json(game.state)
