@@ -117,3 +117,26 @@ def test_the_fake_discord_shows_the_status_post_change(browser, site, artifacts,
         context.close()
     finally:
         current_app.conf.task_always_eager = eager
+
+
+@pytest.mark.parametrize("width", [1280, 390])
+def test_a_player_links_their_chat_names(browser, site, artifacts, alice, width):
+    context = _signed_in(browser, site, alice, width)
+    page = context.new_page()
+    page.set_default_timeout(15000)
+    try:
+        page.goto(site + "/chats/me/")
+        page.get_by_role("heading", name="Chat names").wait_for()
+        page.get_by_label("Discord user id").fill("12345")
+        page.get_by_role("button", name="Save").click()
+        page.get_by_text("A Discord user id is 15 to 20 digits.").wait_for()
+        page.get_by_label("Discord user id").fill("100000000000000001")
+        page.get_by_label("Telegram username").fill("@alice_plays")
+        page.get_by_role("button", name="Save").click()
+        page.get_by_text("Your chat names are saved.").wait_for()
+        page.screenshot(path=str(artifacts / f"chat-names-{width}.png"), full_page=True)
+        alice.refresh_from_db()
+        assert alice.chat_identity.telegram_username == "alice_plays"
+        assert page.evaluate("document.documentElement.scrollWidth") <= width
+    finally:
+        context.close()
