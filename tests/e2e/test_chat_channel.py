@@ -140,3 +140,36 @@ def test_a_player_links_their_chat_names(browser, site, artifacts, alice, width)
         assert page.evaluate("document.documentElement.scrollWidth") <= width
     finally:
         context.close()
+
+
+@pytest.mark.parametrize("width", [1280, 390])
+def test_the_host_is_told_on_the_game_and_channel_pages_when_delivery_stopped(browser, site, artifacts, alice, bob,
+                                                                               width):
+    from django.utils import timezone
+
+    from chats import services
+
+    table = _table(alice, "Sunday league")
+    game_services.table_join(table=table, user=bob)
+    for position in (2, 3):
+        game_services.table_set_seat(table=table, by=alice, position=position, bot="strategy")
+    services.channel_connect(table=table, by=alice, provider="telegram",
+                             credentials={"token": fakes.TELEGRAM_TOKEN, "chat": fakes.TELEGRAM_CHAT},
+                             label="Telegram chat -1001234567890")
+    game = game_services.table_start(table=table, by=alice)
+    now = timezone.now()
+    Channel.objects.filter(table=table).update(failing_since=now - timezone.timedelta(hours=3), gave_up_at=now,
+                                               last_error="the service refused the message (401)")
+    context = _signed_in(browser, site, alice, width)
+    page = context.new_page()
+    page.set_default_timeout(15000)
+    try:
+        page.goto(site + f"/games/{game.pk}/")
+        page.get_by_text("Delivery to the group chat stopped.").wait_for()
+        page.screenshot(path=str(artifacts / f"chat-game-line-{width}.png"))
+        page.get_by_role("link", name="Group chat settings").click()
+        page.get_by_text("Delivery to this channel stopped").wait_for()
+        page.screenshot(path=str(artifacts / f"chat-channel-stopped-{width}.png"), full_page=True)
+        assert page.evaluate("document.documentElement.scrollWidth") <= width
+    finally:
+        context.close()
