@@ -103,7 +103,9 @@ def deliver_post(post_id: int, *, now=None) -> str:
                .update(lease_until=now + LEASE))
     if not claimed:
         return "nothing"
-    post = StatusPost.objects.select_related("channel", "game__table__host").get(pk=post_id)
+    post = StatusPost.objects.select_related("channel", "game__table__host").filter(pk=post_id).first()
+    if post is None:  # (the channel was disconnected meanwhile: its posts went with it)
+        return "nothing"
     game, channel = post.game, post.channel
     seq = post.dirty_seq
     waiting = list(game.waiting_seats or [])
