@@ -67,6 +67,8 @@ INSTALLED_APPS = [
     "moderation",
     "ratings",
     "notifications",
+    # Group chats (issue 29): a table's Discord, Slack, Telegram or webhook channel.
+    "chats",
     # E-mail service providers' backends and bounce/complaint webhooks (config/email.py).
     "anymail",
 ]
@@ -531,6 +533,12 @@ CELERY_BEAT_SCHEDULE: dict[str, dict] = {
     # query on the few pauses there are).
     "games-expire-pauses": {
         "task": "games.tasks.expire_pauses",
+        "schedule": 15.0,
+        "options": {"expires": 15.0},
+    },
+    # Group chats (issue 29): status posts whose backoff or rate limit is over, lost tasks.
+    "chats-sweep": {
+        "task": "chats.tasks.sweep",
         "schedule": 15.0,
         "options": {"expires": 15.0},
     },

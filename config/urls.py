@@ -14,6 +14,8 @@ urlpatterns = [
     path("", include("moderation.urls")),
     # The games app owns "/" (the lobby) and everything about tables and games.
     path("notifications/", include("notifications.urls")),
+    # Group chats: a table's channel and a player's chat names (issue 29).
+    path("chats/", include("chats.urls")),
     path("", include("games.urls")),
     # Profiles, leaderboards and rematches.
     path("", include("ratings.urls")),

@@ -25,6 +25,7 @@ from django.utils.translation import gettext_lazy as _
 
 from accounts.models import User
 from accounts.names import without_invisible
+from chats import hooks as chat_hooks
 from config.celery import app as celery_app
 from config.celery import queue_on_commit
 from games import clock, hot_reads, hot_writes, live, pause, records, seat_clock, standing, vacation
@@ -749,6 +750,8 @@ def _write(sub: Submission, seats: list[Seat], *, fresh: bool = False) -> None:
                           version=game.version, before=before)
         if items:
             queue_on_commit("notifications.tasks.notify", game.pk, items)
+        # Issue 29: the table's group-chat status post is marked for an update (chats app).
+        chat_hooks.game_moved(game=game, started=before is None)
         if waited_before - set(waiting):
             # The waits this move answered: their items in the bell are read (issue 26).
             waits_over(game_id=game.pk, seats=waited_before - set(waiting), now=now)

@@ -151,3 +151,9 @@ def test_move_cpu(bench_database_url, tmp_path):
     assert_labels(out, "6 moves (after 40 to warm up)", "htmx move", "minimal", "of which the garbage collector",
                   "other page's fetch",
                   "A/B (", "off - on", "games.services:_write:")
+
+
+def test_channels():
+    out = run("channels.py", "--games", "1", "--rounds", "1")
+    assert_labels(out, "waits/rnd", "posts/rnd", "edits/rnd", "requests/rnd", "mentions/rnd", "wrong mentions",
+                  "discord ", "slack ", "telegram ", "webhook ", "move CPU")
