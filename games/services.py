@@ -655,7 +655,9 @@ def _reminder_at(game: Game) -> datetime | None:
     of its time is left (notifications.reminders sweeps this indexed column)."""
     if game.deadline is None or game.table.pace != Table.Pace.CORRESPONDENCE:
         return None
-    return game.deadline - timedelta(hours=game.table.turn_hours or 24) / 4
+    # RULES.md 16: a quarter counted in the table's playing hours (seat_clock.reminder_at).
+    return seat_clock.reminder_at(game.table, game.deadline, left=timedelta(hours=game.table.turn_hours or 24) / 4,
+                                  now=timezone.now())
 
 
 def _decision(state: dict) -> tuple | None:
