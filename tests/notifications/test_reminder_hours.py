@@ -11,15 +11,16 @@ from zoneinfo import ZoneInfo
 import pytest
 
 from games import services
+from games.models import Game
 from notifications import reminders
-from tests.games.conftest import clock  # noqa: F401
 from notifications.models import Kind, Notification
+from tests.games.conftest import clock  # noqa: F401 (the simulated clock)
 
 MADRID = ZoneInfo("Europe/Madrid")
 pytestmark = pytest.mark.django_db
 
 
-def test_a_reminder_counts_the_tables_playing_hours(alice, bob, clock):
+def test_a_reminder_counts_the_tables_playing_hours(alice, bob, clock):  # noqa: F811
     clock.now = datetime(2026, 3, 2, 12, 0, tzinfo=MADRID)  # a Monday
     table = services.table_create(host=alice, name="Evenings", preset="classic", seat_count=2, turn_hours=12,
                                   playing_hours="08:00-22:00", time_zone="Europe/Madrid", vacation_days=0)
@@ -38,9 +39,7 @@ def test_a_reminder_counts_the_tables_playing_hours(alice, bob, clock):
     assert Notification.objects.filter(kind__in=[Kind.REMINDER, Kind.FORFEIT_WARNING]).count() == 1
 
 
-def test_the_sweep_keeps_the_playing_hours_when_the_deadline_moved(alice, bob, clock):
-    from games.models import Game
-
+def test_the_sweep_keeps_the_playing_hours_when_the_deadline_moved(alice, bob, clock):  # noqa: F811
     clock.now = datetime(2026, 3, 2, 12, 0, tzinfo=MADRID)
     table = services.table_create(host=alice, name="Evenings", preset="classic", seat_count=2, turn_hours=12,
                                   playing_hours="08:00-22:00", time_zone="Europe/Madrid", vacation_days=0)
