@@ -1,7 +1,7 @@
 """The game page's panel for ending early by agreement (RULES.md 16; games/agreement.py,
 games/views/agreement.py): the open proposal (who agreed, who is still asked, the time left)
-with the viewer's answer, or the offer to propose one, with the ranking by net worth the end
-would give (section 12)."""
+with the viewer's answer, or the offer to propose one. Each player's net worth, which the end
+would rank them by (section 12), is on their card."""
 
 from __future__ import annotations
 
@@ -9,7 +9,6 @@ from django import template
 from django.utils import timezone
 
 from games import agreement
-from games.engine import net_worth
 from games.models import Seat
 
 register = template.Library()
@@ -27,11 +26,7 @@ def end_early_panel(context) -> dict:
     mine = me.position if me is not None and me.position in who else None
     proposal = agreement.open_proposal(game, now)
     names = [p.name for p in state.players]
-    ranking = sorted((p for p in range(len(state.players)) if not state.players[p].bankrupt),
-                     key=lambda p: (-net_worth(state, p), p))
-    ctx.update(show=proposal is not None or mine is not None, me=mine,
-               ranking=[{"name": names[p], "worth": net_worth(state, p)} for p in ranking],
-               live=game.table.pace == "live")
+    ctx.update(show=proposal is not None or mine is not None, me=mine, live=game.table.pace == "live")
     if proposal is None:
         return ctx
     ctx["proposal"] = {
