@@ -12,7 +12,13 @@ then its tables, seats, game rows (the same position), deeds, decks and start ro
 bulk_create. Their deadlines are spread evenly over --spread seconds, starting a few seconds
 after the real worker(s) (--workers processes of --concurrency threads, as bin/run runs one)
 and the one beat (the sweep every second, settings.CELERY_BEAT_SCHEDULE) have started. Each
-game times out once (the next decision gets 24 hours). Then it prints:
+game times out once (the next decision gets 24 hours). Every clock option of RULES.md 16 is
+mixed in (``CLOCKS``, a game in four each): the plain 24 h; a time bank of 3 days with a 4 h
+increment, playing hours 08:00-22:00 without weekends and automatic vacation; a bank of a day
+and automatic vacation; playing hours across midnight and a round limit. A game with a bank or
+playing hours keeps its waited-on seat's clock in ``Game.aids`` (its own time and bank used up
+at the deadline), and a game with vacation days takes an automatic vacation day instead of its
+first timeout (a log row of source "clock"): lateness counts either row. Then it prints:
 
 - lateness: for every game, its timeout's log row time minus its deadline: p50, p99, max;
 - the time one sweep (games.tasks.process_deadlines, in this process, one thread) takes over
@@ -45,6 +51,8 @@ sys.path.insert(0, str(ROOT))
 DEFAULT_DATABASE_URL = "postgres://postgres@127.0.0.1:5432/monopoly_bench_deadlines"
 DEFAULT_BROKER_URL = "redis://127.0.0.1:6379/0"
 BATCH = 2000
+# The log rows a deadline leaves: a timeout, or an automatic vacation day (RULES.md 16).
+SWEPT = ("timeout", "clock")
 
 _procs: list[subprocess.Popen] = []
 
@@ -115,7 +123,7 @@ def make_games(n: int) -> list[int]:
             tables = Table.objects.bulk_create([
                 Table(host=a, name="Bench", preset="classic", pace=Table.Pace.CORRESPONDENCE, turn_hours=24,
                       seat_count=2, status=Table.Status.PLAYING, invite_code=f"b{len(ids) + i:09d}",
-                      vacation_days=0)  # (each deadline a timeout: no automatic vacation day, RULES.md 16)
+                      **{"vacation_days": 0, **CLOCKS[(len(ids) + i) % len(CLOCKS)]})
                 for i in range(k)])
             Seat.objects.bulk_create([Seat(table=t, position=p, user=(a, b)[p]) for t in tables for p in (0, 1)])
             games = Game.objects.bulk_create([
@@ -133,12 +141,69 @@ def make_games(n: int) -> list[int]:
     return ids
 
 
+# RULES.md 16: the clock options mixed in, game i taking CLOCKS[i % 4] (the table's fields).
+CLOCKS = (
+    {},
+    {"time_bank_hours": 72, "time_bank_increment_hours": 4, "playing_hours": "08:00-22:00", "count_weekends": False,
+     "vacation_days": 7},
+    {"time_bank_hours": 24, "vacation_days": 7},
+    {"playing_hours": "22:00-06:00", "round_limit": 60},
+)
+
+
+def _clocked(options: dict) -> bool:
+    return bool(options.get("time_bank_hours") or options.get("playing_hours"))
+
+
+def _set_deadlines(deadlines: dict) -> None:
+    """Each game's deadline column and, at a table with a bank or playing hours, its waited-on
+    seat's clock, started at the deadline with its own time and bank all used (so that the
+    column and the seat's own deadline agree: games.seat_clock)."""
+    import json
+
+    from django.db import connection
+
+    from games.models import Game
+
+    waiting = dict(Game.objects.filter(pk__in=list(deadlines)).values_list("pk", "waiting_seats"))
+    clocked = set(Game.objects.filter(pk__in=list(deadlines)).filter(
+        table__time_bank_hours__gt=0).values_list("pk", flat=True)) | set(
+        Game.objects.filter(pk__in=list(deadlines)).exclude(table__playing_hours="").values_list("pk", flat=True))
+    with connection.cursor() as cur:
+        cur.execute("DROP TABLE IF EXISTS bench_deadline")
+        cur.execute("CREATE TEMP TABLE bench_deadline (id bigint PRIMARY KEY, deadline timestamptz, aids jsonb)")
+        rows = []
+        for gid, at in deadlines.items():
+            seat = (waiting.get(gid) or [0])[0]
+            aids = {"clock": {"bank": {}, "run": {str(seat): [at.isoformat(), 1e9]}}} if gid in clocked else None
+            rows.append((gid, at, None if aids is None else json.dumps(aids)))
+        cur.executemany("INSERT INTO bench_deadline VALUES (%s, %s, %s)", rows)
+        cur.execute("UPDATE games_game g SET deadline = b.deadline, aids = COALESCE(b.aids, g.aids) "
+                    "FROM bench_deadline b WHERE g.id = b.id")
+
+
 def _celery(env: dict[str, str], args: list[str], log: Path) -> subprocess.Popen:
     out = open(log, "wb")  # noqa: SIM115 (kept open while the process runs)
     proc = subprocess.Popen([str(ROOT / ".venv/bin/celery"), "-A", "config", *args], cwd=ROOT, env=env,
                             stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
     _procs.append(proc)
     return proc
+
+
+def _clock_words(options: dict) -> str:
+    if not options:
+        return "plain 24 h"
+    words = []
+    if options.get("time_bank_hours"):
+        words.append(f"bank {options['time_bank_hours']} h + {options.get('time_bank_increment_hours', 0)} h")
+    if options.get("playing_hours"):
+        words.append(f"hours {options['playing_hours']}" + ("" if options.get("count_weekends", True)
+                                                            else " weekdays"))
+    if options.get("vacation_days"):
+        words.append("auto-vacation")
+    if options.get("round_limit"):
+        words.append(f"round limit {options['round_limit']}")
+    return " ".join(words)
 
 
 def _percentile(values: list[float], q: float) -> float:
@@ -172,7 +237,7 @@ def main() -> None:
     from django.utils import timezone
 
     from games import tasks
-    from games.models import Game, GameAction
+    from games.models import GameAction
 
     queue = redis.Redis.from_url(broker)
     # The broker's keys carry the site's prefix, if it has one (CELERY_BROKER_KEY_PREFIX: a test run's).
@@ -196,22 +261,21 @@ def main() -> None:
     random.Random(1).shuffle(order)
     deadlines = {gid: first + timedelta(seconds=i * step) for i, gid in enumerate(order)}
     t0 = time.monotonic()
-    from django.db import connection
-    with connection.cursor() as cur:
-        cur.execute("CREATE TEMP TABLE bench_deadline (id bigint PRIMARY KEY, deadline timestamptz)")
-        cur.executemany("INSERT INTO bench_deadline VALUES (%s, %s)", list(deadlines.items()))
-        cur.execute("UPDATE games_game g SET deadline = b.deadline FROM bench_deadline b WHERE g.id = b.id")
+    _set_deadlines(deadlines)
+    mix = ", ".join(f"{sum(1 for i in range(len(ids)) if i % len(CLOCKS) == c)} {_clock_words(o)}"
+                    for c, o in enumerate(CLOCKS))
+    print(f"clocks mixed in: {mix}")
     print(f"deadlines set in {time.monotonic() - t0:.1f} s: {len(ids)} games, from {args.lead:.0f} s on, "
           f"over {args.spread:.0f} s ({len(ids) / args.spread:.0f} a second); "
           f"{args.workers} worker process(es) x {args.concurrency} threads, one beat (sweep every second)")
 
     end_by = first + timedelta(seconds=args.spread + 300)
     while True:
-        done = GameAction.objects.filter(game_id__in=ids, source="timeout").values("game_id").distinct().count()
+        done = GameAction.objects.filter(game_id__in=ids, source__in=SWEPT).values("game_id").distinct().count()
         if done >= len(ids) or timezone.now() > end_by:
             break
         time.sleep(2)
-    fired = dict(GameAction.objects.filter(game_id__in=ids, source="timeout").values("game_id")
+    fired = dict(GameAction.objects.filter(game_id__in=ids, source__in=SWEPT).values("game_id")
                  .annotate(at=Min("created_at")).values_list("game_id", "at"))
     late = sorted((fired[g] - deadlines[g]).total_seconds() for g in ids if g in fired)
     print(f"timeouts fired: {len(late)} of {len(ids)}; load average {os.getloadavg()[0]:.1f} "
@@ -226,7 +290,7 @@ def main() -> None:
         return
     # One sweep over every game overdue at once: the workers stopped, this process sweeps.
     queue.delete(*queue_keys)
-    Game.objects.filter(pk__in=ids).update(deadline=timezone.now() - timedelta(seconds=1))
+    _set_deadlines(dict.fromkeys(ids, timezone.now() - timedelta(seconds=1)))
     t0, cpu0 = time.monotonic(), time.process_time()
     applied = runs = 0
     while True:
@@ -243,15 +307,15 @@ def main() -> None:
 
     # The same with the workers and the beat: from all overdue to all timed out.
     queue.delete(*queue_keys)
-    before = GameAction.objects.filter(game_id__in=ids, source="timeout").count()
-    Game.objects.filter(pk__in=ids).update(deadline=timezone.now() - timedelta(seconds=1))
+    before = GameAction.objects.filter(game_id__in=ids, source__in=SWEPT).count()
+    _set_deadlines(dict.fromkeys(ids, timezone.now() - timedelta(seconds=1)))
     t0 = time.monotonic()
     for w in range(args.workers):
         _celery(child_env, ["worker", "--pool=threads", f"--concurrency={args.concurrency}", "--loglevel=warning",
                             "--without-gossip", "--without-mingle", f"--hostname=bench{w}b@%h"],
                 folder / f"worker{w}b.log")
     _celery(child_env, ["beat", "--loglevel=warning", "-s", str(folder / "schedule2")], folder / "beat2.log")
-    while GameAction.objects.filter(game_id__in=ids, source="timeout").count() - before < len(ids):
+    while GameAction.objects.filter(game_id__in=ids, source__in=SWEPT).count() - before < len(ids):
         if time.monotonic() - t0 > 600:
             break
         time.sleep(0.5)

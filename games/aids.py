@@ -15,7 +15,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from games import pause as pauses
-from games import seat_clock, services, standing, vacation
+from games import seat_clock, services, site_notes, standing, vacation
 from games.engine import GameState, waiting_on
 from games.errors import GameError, NotAllowed, StaleVersion
 from games.models import Game, Pause, Seat, StandingOrder, Table, Vacation
@@ -123,15 +123,14 @@ def seat_take_back(*, game, user):
                             source="bot")
         seat.bot = Seat.Bot.NONE
         seat.save(update_fields=["bot"])
-        game.aids = {**(game.aids or {}), "back": sorted(back | {seat.position})}
-        if sub.actions:
-            game.save(update_fields=["aids"])
+        # The log and the record say it, the player's own doing (games/site_notes.py).
+        site_notes.note(sub, seat=seat.position, what="back_from_bot", source="player", user=user)
+        game.aids = _outside_the_parts({**(game.aids or {}), "back": sorted(back | {seat.position})},
+                                       game.version + 1)
+        game.save(update_fields=["aids"])
+        if not pauses.is_paused(game):  # (a paused game moves on when it resumes)
             services._advance(sub, seats)
-            services._write(sub, seats)
-        else:
-            game.version += 1
-            game.aids = _outside_the_parts(game.aids, game.version)
-            game.save(update_fields=["version", "aids", "updated_at"])
+        services._write(sub, seats)
         return sub
 
 
@@ -380,6 +379,11 @@ def pauses_expire(*, now: datetime | None = None) -> int:
                 continue
             _resume(game, pause, at)
             pause.save()
+            # The log and the record say the pause ended by its length, the clock's doing.
+            state = GameState.from_json(game.state)
+            sub = services.Submission(game=game, state=state, before=game.state)
+            site_notes.note(sub, seat=state.current, what="pause_cap", source="clock")
+            site_notes.write_notes(sub)
             _bump(game, pause)
             ended += 1
     return ended

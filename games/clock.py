@@ -279,3 +279,18 @@ def counting_from(at: datetime, hours: PlayingHours | None) -> datetime | None:
         if counts:
             return None if begin == at else begin
     return None  # pragma: no cover (unreachable)
+
+
+def left_at(end: datetime, amount: timedelta, hours: PlayingHours | None, *, since: datetime) -> datetime:
+    """The instant, from ``since`` on, at which ``amount`` of playing time is left before
+    ``end``: a reminder's moment ("a quarter of your time left", "1 h left"), counted in playing
+    hours. When the clocks stand still at that moment (the hours closed) it is when they run
+    again, so nobody is reminded at night of time that only counts in the morning; ``since``
+    itself when less than ``amount`` is left already."""
+    since, end = _aware(since), _aware(end)
+    if amount < ZERO:
+        raise ClockError("a clock cannot run backwards")
+    moment = after(since, max(playing_time(since, end, hours) - amount, ZERO), hours)
+    if moment >= end:
+        return end
+    return min(counting_from(moment, hours) or moment, end)

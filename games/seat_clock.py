@@ -139,3 +139,22 @@ def shown(game, now: datetime) -> dict[int, dict]:
             )
         out[p] = row
     return out
+
+
+def reminder_at(table, deadline: datetime, *, left: timedelta, now: datetime) -> datetime:
+    """When the reminder of a decision due at ``deadline`` goes out: when ``left`` of playing
+    time is left (a quarter of the table's time per decision, or a player's own choice), counted
+    in the table's playing hours (RULES.md 16; games.clock.left_at). Without playing hours it is
+    ``deadline - left``, as before."""
+    hours = table.hours
+    if hours is None:
+        return deadline - left
+    return clock.left_at(deadline, left, hours, since=min(now, deadline))
+
+
+def time_left(table, deadline: datetime, now: datetime) -> timedelta:
+    """The playing time left until ``deadline`` (real time without playing hours)."""
+    hours = table.hours
+    if hours is None:
+        return deadline - now
+    return clock.playing_time(now, deadline, hours)

@@ -71,6 +71,9 @@ ROUND_LIMIT_MAX = 1000
 # A game that waits on bots only gets a deadline this long after their task is due: if the task
 # is lost, the deadline sweep plays the bot (issue 10: no bot action lost).
 BOT_BACKSTOP_SECONDS = 30
+# The engine's actions only the site applies (a player's form never names them): RULES.md 11's
+# timeout, RULES.md 16's notes and end by agreement (games/agreement.py, games/site_notes.py).
+SITE_ACTIONS = frozenset({"timeout", "note", "end_agreed"})
 
 
 @dataclass
@@ -653,7 +656,9 @@ def _reminder_at(game: Game) -> datetime | None:
     of its time is left (notifications.reminders sweeps this indexed column)."""
     if game.deadline is None or game.table.pace != Table.Pace.CORRESPONDENCE:
         return None
-    return game.deadline - timedelta(hours=game.table.turn_hours or 24) / 4
+    # RULES.md 16: a quarter counted in the table's playing hours (seat_clock.reminder_at).
+    return seat_clock.reminder_at(game.table, game.deadline, left=timedelta(hours=game.table.turn_hours or 24) / 4,
+                                  now=timezone.now())
 
 
 def _decision(state: dict) -> tuple | None:
@@ -918,7 +923,7 @@ def game_submit_actions(*, game: Game | int, user, actions: list[dict], expected
         locked = moderation_selectors.lockout(user=user) is not None
     if locked:
         raise LockedOut("the player's account is suspended or banned")  # (worded by the view)
-    if not actions or any(not isinstance(a, dict) or a.get("type") == "timeout" for a in actions):
+    if not actions or any(not isinstance(a, dict) or a.get("type") in SITE_ACTIONS for a in actions):
         raise GameError(_("unknown action"))
     pause.refuse_moves(game)  # RULES.md 11: none while paused (issue 10)
     sub = _begin(game, seats, now)
@@ -974,8 +979,10 @@ def game_timeout(*, game_id: int, now: datetime | None = None, seen_version: int
             continue
         back = vacation.auto_day(game, p, json.dumps(_decision(game.state)), now)
         if back is not None:
-            # RULES.md 16: a day of vacation instead of the timeout; no miss is counted.
+            # RULES.md 16: a day of vacation instead of the timeout; no miss is counted. The
+            # log and the record say so (games/site_notes.py), the clock's doing.
             away[p] = back
+            _apply(sub, {"type": "note", "player": p, "choice": "auto_vacation"}, seat=p, source="clock")
             continue
         if _bot_takes_over(game, state, seats, p):
             # The bot takes this decision at once, logged as the takeover (RULES.md 15).
@@ -983,9 +990,9 @@ def game_timeout(*, game_id: int, now: datetime | None = None, seen_version: int
             _apply(sub, _bot_action(sub, p, bot), seat=p, source="takeover")
             continue
         _apply(sub, {"type": "timeout", "player": p}, seat=p, source="timeout")
-    if away and not sub.actions:
+    if away and sub.actions == len(away):
         # Only automatic vacation days: the decision waits on, its deadline a day later.
-        _auto_vacation_write(game, away, now)
+        _auto_vacation_write(sub, away, now)
         return 0
     if not sub.actions:
         # Only bots were waited on and their task is overdue (lost with a broker or a worker):
@@ -998,10 +1005,12 @@ def game_timeout(*, game_id: int, now: datetime | None = None, seen_version: int
     return sub.actions
 
 
-def _auto_vacation_write(game: Game, away: dict[int, datetime], now: datetime) -> None:
+def _auto_vacation_write(sub: Submission, away: dict[int, datetime], now: datetime) -> None:
     """RULES.md 16, auto-vacation: the seats in ``away`` took a day instead of their timeout;
     their deadline moves on by that day (with RULES.md 16's clocks, each seat's clock restarts
-    when they are back), and open pages see "on vacation until ..." (a new version)."""
+    when they are back), and open pages see "on vacation until ..." (a new version). ``sub``
+    holds the days' notes for the log and the record."""
+    game = sub.game
     if seat_clock.enabled(game.table):
         for p, back in away.items():
             game.deadline = seat_clock.vacation(game, p, back, now) or game.deadline
@@ -1010,7 +1019,10 @@ def _auto_vacation_write(game: Game, away: dict[int, datetime], now: datetime) -
     game.reminder_at = _reminder_at(game)
     game.version += 1
     game.aids = {**game.aids, "shown": game.version}
-    game.save(update_fields=["deadline", "reminder_at", "version", "aids", "updated_at"])
+    game.state = sub.state.to_json()
+    hot_writes.write_move(game, ["state", "deadline", "reminder_at", "version", "aids", "updated_at"],
+                          [row for row in sub.rows if row.pk is None])
+    release(sub.state)
     live.publish_on_commit(game.pk, game.version)
 
 

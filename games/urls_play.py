@@ -3,7 +3,7 @@ games/urls.py under the "games" namespace."""
 
 from django.urls import path
 
-from games.views import aids, api, deeds, live, play, records, trade_preview
+from games.views import agreement, aids, api, deeds, live, play, records, trade_preview
 
 urlpatterns = [
     path("games/<int:game_id>/", play.game, name="game"),
@@ -16,6 +16,7 @@ urlpatterns = [
     path("games/<int:game_id>/vacation/", aids.vacation_view, name="game_vacation"),
     path("games/<int:game_id>/pause/", aids.pause_view, name="game_pause"),
     path("games/<int:game_id>/back/", aids.seat_back, name="game_back"),
+    path("games/<int:game_id>/end/", agreement.end_view, name="game_end"),  # RULES.md 16
     path("games/<int:game_id>/record.json", records.record, name="game_record"),
     path("games/<int:game_id>/replay/", records.replay, name="game_replay"),
     path("games/<int:game_id>/deeds/<int:square>/", deeds.deed, name="game_deed"),

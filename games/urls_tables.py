@@ -4,7 +4,7 @@ form's page)."""
 
 from django.urls import path
 
-from games.views import tables
+from games.views import table_clock, tables
 
 urlpatterns = [
     path("", tables.lobby, name="lobby"),
@@ -17,6 +17,8 @@ urlpatterns = [
     path("tables/<int:table_id>/bot/", tables.form_address(tables.table_bot), name="table_bot"),
     path("tables/<int:table_id>/team/", tables.form_address(tables.table_team), name="table_team"),
     path("tables/<int:table_id>/invite/", tables.form_address(tables.table_invite_email), name="table_invite_email"),
+    # RULES.md 16: the host changes the clock while the table is open (games/table_clock.py).
+    path("tables/<int:table_id>/clock/", tables.form_address(table_clock.table_clock_view), name="table_clock"),
     path("tables/<int:table_id>/start/", tables.form_address(tables.table_start), name="table_start"),
     path("t/<str:code>/", tables.table_invite, name="invite"),
     path("me/games/", tables.my_games, name="my_games"),

@@ -24,6 +24,7 @@ TEMPLATES = {
     Kind.REMINDER: "reminder",
     Kind.FORFEIT_WARNING: "forfeit_warning",
     Kind.OUTBID: "outbid",
+    Kind.END_PROPOSED: "end_proposed",
 }
 
 

@@ -25,6 +25,7 @@ class Kind(models.TextChoices):
     REMINDER = "reminder", _("A reminder when a quarter of your time is left")
     FORFEIT_WARNING = "forfeit_warning", _("A warning before a missed turn forfeits you")
     OUTBID = "outbid", _("You were outbid above your maximum bid")
+    END_PROPOSED = "end_proposed", _("A proposal to end a game early")
 
 
 class Mode(models.TextChoices):

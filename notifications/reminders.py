@@ -53,6 +53,7 @@ def plan_reminders(*, game, seats, now: datetime) -> list[services.Item]:
 
 def send_reminders(*, now: datetime | None = None) -> int:
     """Every reminder due now; returns the e-mails sent."""
+    from games import seat_clock
     from games.models import Game, Table
 
     now = now or timezone.now()
@@ -67,11 +68,12 @@ def send_reminders(*, now: datetime | None = None) -> int:
         table = game.table
         if table.pace != Table.Pace.CORRESPONDENCE or game.deadline is None:
             continue
-        if game.deadline - now > quarter(table):
+        if seat_clock.time_left(table, game.deadline, now) > quarter(table):
             # The deadline moved on since the moment was written (a vacation, RULES.md 15):
-            # the reminder waits for the new quarter, unless a move has set a moment meanwhile.
+            # the reminder waits for the new quarter (in playing hours, RULES.md 16), unless a
+            # move has set a moment meanwhile.
             Game.objects.filter(pk=game_id, reminder_at__isnull=True).update(
-                reminder_at=game.deadline - quarter(table))
+                reminder_at=seat_clock.reminder_at(table, game.deadline, left=quarter(table), now=now))
             continue
         seats = list(table.seats.all())
         sent += services.notify(game_id=game_id, items=plan_reminders(game=game, seats=seats, now=now), now=now)

@@ -26,7 +26,8 @@ logger = logging.getLogger(__name__)
 
 # The kinds about one game that the game page itself shows: no e-mail while the person has it open.
 SHOWN_ON_THE_PAGE = {Kind.YOUR_TURN, Kind.TRADE_OFFERED, Kind.AUCTION_OPEN, Kind.GAME_OVER, Kind.FORFEITED,
-                     Kind.REMINDER, Kind.FORFEIT_WARNING, Kind.OUTBID}
+                     Kind.REMINDER, Kind.FORFEIT_WARNING, Kind.OUTBID,
+                     Kind.END_PROPOSED}  # (RULES.md 16: the page shows the proposal's panel)
 # The kinds that are about a wait: once the game no longer waits on the seat, they are stale.
 # An auction's opening is stale only once the auction is over: the game never waits on a holder
 # of a maximum, whom it is told to as well (the engine bids for them, RULES.md 15).

@@ -182,6 +182,9 @@ def analyse(record: dict[str, Any], *, forfeited: set[int] | frozenset[int] = fr
                                            "round": state.round})
             elif kind == "round_limit":
                 facts.ended = ["round_limit", e["round"]]
+            elif kind == "agreed_end":
+                # RULES.md 16: ended by agreement; the order is by net worth, as at the limit.
+                facts.ended = ["agreement", e["round"]]
             elif kind == "surrender" or (kind == "missed" and e.get("count", 0) >= limit):
                 facts.forfeited.add(e["p"])
                 if kind == "surrender":

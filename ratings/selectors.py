@@ -288,6 +288,8 @@ def game_summary(*, game: Game, seats: list[Seat], viewer) -> Summary:
     ended = data.get("ended")
     if ended and ended[0] == "round_limit":
         summary.ended = _("Ended after round %(n)s, the table's limit; ranked by net worth.") % {"n": ended[1]}
+    elif ended and ended[0] == "agreement":
+        summary.ended = _("Ended by agreement in round %(n)s; ranked by net worth.") % {"n": ended[1]}
     by_seat = {r.seat: r for r in result.players.all()}
     users = {s.position: s.user for s in seats if s.user_id}
     for p, name in enumerate(names):

@@ -104,9 +104,10 @@ def test_notifications():
 
 
 def test_pace():
-    out = run("pace.py", "--games", "1", "--rounds", "1")
+    out = run("pace.py", "--games", "1", "--rounds", "1", "--clock-games", "1")
     assert_labels(out, "visits/human/round", "decisions/human/round", "days/round", "classic ", "world-classic ",
-                  "visits began with (no aids)", "visits began with (today aids)", "visits began with (all aids)")
+                  "visits began with (no aids)", "visits began with (today aids)", "visits began with (all aids)",
+                  "timeouts/human/100 rounds", "forfeits/game", "auto days/game", "fixed 24 h", "bank 3d+4h, 08-22")
 
 
 def test_analysis():

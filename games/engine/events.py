@@ -367,6 +367,33 @@ def describe(event: dict, names: list[str], board: Board,
             return gettext("Time is up: the richest player wins.")
         case "round_limit":
             return gettext("Round {n} was the last: the game ends, ranked by net worth.").format(n=event["round"])
+        case "note":
+            return _note(event, who(), gettext)
+        case "agreed_end":
+            return gettext("Every player agreed to end the game in round {n}: net worth ranks them.").format(
+                n=event["round"])
         case "game_over":
             return gettext("Game over: {who} wins.").format(who=who("winner"))
     return e or "?"
+
+
+def _note(event: dict, who: str, gettext: Callable[[str], str]) -> str:
+    """The log's line of a site note (RULES.md 16, rules/site.py)."""
+    match event.get("what"):
+        case "auto_vacation":
+            return gettext("{who} takes a vacation day instead of a timeout.").format(who=who)
+        case "back_from_bot":
+            return gettext("{who} takes their seat back from the bot.").format(who=who)
+        case "pause_cap":
+            return gettext("The pause reached its length: the countdown to resume starts.")
+        case "end_proposed":
+            return gettext("{who} proposes to end the game, ranked by net worth.").format(who=who)
+        case "end_agree":
+            return gettext("{who} agrees to end the game.").format(who=who)
+        case "end_decline":
+            return gettext("{who} declines to end the game.").format(who=who)
+        case "end_withdraw":
+            return gettext("{who} withdraws the proposal to end the game.").format(who=who)
+        case "end_lapsed":
+            return gettext("The proposal to end the game lapsed: not every player agreed in time.")
+    return "?"

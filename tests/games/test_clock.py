@@ -281,3 +281,36 @@ def test_a_bank_of_30_days_is_allowed():
 def test_naive_datetimes_are_refused():
     with pytest.raises(ClockError, match="aware"):
         clock.deadline(datetime(2026, 1, 1), own=MINUTE, bank=MINUTE, hours=PlayingHours.every("UTC"))
+
+
+def ref_left_at(since: datetime, end: datetime, minutes: int, hours: PlayingHours) -> datetime:
+    """RULES.md 16's reminder moment said plainly: the first minute from ``since`` on at which
+    the clocks run and at most ``minutes`` of playing time are left before ``end``."""
+    left = ref_playing(since, end, hours)
+    t = since
+    while t < end:
+        if ref_counts(t, hours) and left <= minutes:
+            return t
+        left -= ref_counts(t, hours)
+        t += MINUTE
+    return end
+
+
+@SLOW
+@given(data=st.data())
+def test_a_reminder_moment_counts_playing_hours_as_the_reference(data):
+    zone, since, near = data.draw(starts())
+    hours = data.draw(hours_in(zone, near))
+    end = since + data.draw(st.integers(0, 3 * 24 * 60)) * MINUTE
+    left = data.draw(st.integers(0, 12 * 60))
+    assert clock.left_at(end, left * MINUTE, hours, since=since) == ref_left_at(since, end, left, hours)
+
+
+def test_a_reminder_in_the_night_waits_for_the_morning():
+    hours = PlayingHours.parse("08:00-22:00", "Europe/Madrid")
+    madrid = ZoneInfo("Europe/Madrid")
+    due = datetime(2026, 3, 3, 14, 0, tzinfo=madrid)
+    since = datetime(2026, 3, 2, 9, 0, tzinfo=madrid)
+    # Six hours left of playing time: from 08:00 on Tuesday, not from 22:00 on Monday.
+    assert clock.left_at(due, 6 * 60 * MINUTE, hours, since=since) == datetime(2026, 3, 3, 8, 0, tzinfo=madrid)
+    assert clock.left_at(due, 6 * 60 * MINUTE, None, since=since) == due - 6 * 60 * MINUTE

@@ -18,6 +18,7 @@ from .buildings import _act_build, _act_sell, _act_sell_all
 from .context import _WAITING, DECISIONS, Ctx
 from .money import _charge, _settle
 from .mortgages import _act_auction_own, _act_keep_mortgaged, _act_mortgage, _act_unmortgage
+from .site import _act_end_agreed, _act_note
 from .squares import _advance, _land
 from .timeouts import _act_timeout
 from .trades import _act_accept, _act_cancel, _act_propose, _act_reject
@@ -136,6 +137,8 @@ _HANDLERS = {
     "income_tax": _act_income_tax, "casino": _act_casino, "casino_skip": _act_casino_skip,
     "bus": _act_bus, "teleport": _act_teleport, "destroy": _act_destroy, "auction_own": _act_auction_own,
     "max_bid": _act_max_bid, "timeout": _act_timeout,
+    # The site's (RULES.md 16; never in legal_actions): a note for the record, the end by agreement.
+    "note": _act_note, "end_agreed": _act_end_agreed,
 }
 
 

@@ -1,0 +1,35 @@
+"""The site's own actions that the record keeps (RULES.md 16): facts of the site's clocks and the
+end by agreement, applied by the site (never listed by ``legal_actions``, like ``timeout``) so
+that a game's record says what happened and when, and replays exactly.
+
+``{"type": "note", "player": p, "choice": what}`` changes nothing in the position but the count of
+actions; its event (``"note"``, with ``what``) is the log's line: a vacation day taken instead of
+a timeout, a seat taken back from the bot, a pause that reached its length, a proposal to end
+the game and each answer to it. ``{"type": "end_agreed", "player": p}`` (``p``: the player whose
+agreement completed it) ends the game by agreement: net worth ranks the players still in and the
+richest wins (RULES.md 12), as at the round limit.
+"""
+
+from __future__ import annotations
+
+from ..errors import IllegalAction
+from .context import Ctx
+from .turns import _finish, _richest
+
+# What a note may say (the site's words for each live in events.describe).
+NOTES = frozenset({"auto_vacation", "back_from_bot", "pause_cap", "end_proposed", "end_agree", "end_decline",
+                   "end_withdraw", "end_lapsed"})
+
+
+def _act_note(ctx: Ctx, p: int, a: dict) -> None:
+    what = a.get("choice")
+    if what not in NOTES:
+        raise IllegalAction("malformed_action")
+    ctx.ev("note", p=p, what=what)
+
+
+def _act_end_agreed(ctx: Ctx, p: int, a: dict) -> None:
+    """RULES.md 16, ending early: every active player agreed; net worth ranks them (section 12)."""
+    st = ctx.state
+    ctx.ev("agreed_end", p=p, round=st.round)
+    _finish(ctx, _richest(st))

@@ -1,0 +1,50 @@
+"""The site's RULES.md 16 actions in the engine (rules/site.py): a note changes nothing but the
+count of actions, a note the engine does not know is refused, the end by agreement ranks by net
+worth (section 12); neither is ever a legal action a player or a bot could choose."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from games.engine import IllegalAction, RuleSet, apply, legal_actions, net_worth, new_game
+
+
+def _game():
+    state, _events = new_game(RuleSet.build("classic"), ["A", "B", "C"], 7)
+    return state
+
+
+def test_a_note_changes_nothing_but_the_count_of_actions():
+    state = _game()
+    before = json.loads(json.dumps(state.to_json()))
+    seq = state.seq
+    state, events = apply(state, {"type": "note", "player": 1, "choice": "end_proposed"})
+    assert events == [{"e": "note", "p": 1, "what": "end_proposed"}]
+    after = state.to_json()
+    assert after["seq"] == seq + 1
+    assert {k: v for k, v in after.items() if k != "seq"} == {k: v for k, v in before.items() if k != "seq"}
+
+
+def test_a_note_the_engine_does_not_know_is_refused():
+    state = _game()
+    before = state.to_json()
+    with pytest.raises(IllegalAction):
+        apply(state, {"type": "note", "player": 0, "choice": "anything"})
+    assert state.to_json() == before
+
+
+def test_the_end_by_agreement_ranks_by_net_worth():
+    state = _game()
+    state.players[2].cash += 500
+    state, events = apply(state, {"type": "end_agreed", "player": 0})
+    assert state.over and state.winner == 2
+    assert max(range(3), key=lambda p: net_worth(state, p)) == 2
+    assert [e["e"] for e in events] == ["agreed_end", "game_over"]
+
+
+def test_neither_is_ever_a_legal_action():
+    state = _game()
+    for p in range(3):
+        assert not {a["type"] for a in legal_actions(state, p)} & {"note", "end_agreed"}
