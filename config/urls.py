@@ -14,6 +14,8 @@ urlpatterns = [
     path("", include("moderation.urls")),
     # The games app owns "/" (the lobby) and everything about tables and games.
     path("notifications/", include("notifications.urls")),
+    # Issue 29: reminder settings, the calendar feed, the next game waiting, nudges and notes.
+    path("reach/", include("reach.urls")),
     path("", include("games.urls")),
     # Profiles, leaderboards and rematches.
     path("", include("ratings.urls")),

@@ -24,6 +24,9 @@ TEMPLATES = {
     Kind.REMINDER: "reminder",
     Kind.FORFEIT_WARNING: "forfeit_warning",
     Kind.OUTBID: "outbid",
+    # Issue 29 (reach/)
+    Kind.WARNING: "deadline_warning",
+    Kind.NUDGE: "nudge",
 }
 
 

@@ -25,6 +25,9 @@ class Kind(models.TextChoices):
     REMINDER = "reminder", _("A reminder when a quarter of your time is left")
     FORFEIT_WARNING = "forfeit_warning", _("A warning before a missed turn forfeits you")
     OUTBID = "outbid", _("You were outbid above your maximum bid")
+    # Issue 29 (reach/): the warnings a player chose before a deadline, and a nudge.
+    WARNING = "deadline_warning", _("A warning at the times you chose before a deadline")
+    NUDGE = "nudge", _("Another player nudged you")
 
 
 class Mode(models.TextChoices):
@@ -43,6 +46,8 @@ class Notification(models.Model):
         DIGEST = "digest", _("Kept for the daily digest")
         OFF = "off", _("Not e-mailed: switched off")
         BOUNCED = "bounced", _("Not e-mailed: the address bounced")
+        # Issue 29: kept through the person's quiet hours, sent folded at their end (reach/quiet.py).
+        HELD = "held", _("Held until the end of quiet hours")
 
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="notifications")
     kind = models.CharField(max_length=16, choices=Kind.choices)
