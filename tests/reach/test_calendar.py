@@ -76,7 +76,7 @@ def test_the_feed_is_rfc_5545_with_the_waiting_game_and_its_alarms(alice, bob, m
 
 @pytest.mark.django_db
 def test_a_vacation_is_in_the_feed(alice, bob, make_game, client):
-    game, mine = _game_waiting_on(alice, bob, make_game, name="Away")
+    game, _mine = _game_waiting_on(alice, bob, make_game, name="Away")
     aids.vacation_take(game=game, user=alice, days=2)
     choices.calendar_reset(user=alice)
     cal = Calendar.from_ical(_feed(client, alice)[0])

@@ -11,9 +11,9 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import timezone
 
+from games.engine import waiting_on
 from games.links import game_path
 from reach.models import Wait
-from games.engine import waiting_on
 from tests.games.play_helpers import autoplay, play_until, users_by_seat
 from tests.reach.conftest import waited_since
 
