@@ -151,3 +151,10 @@ def test_move_cpu(bench_database_url, tmp_path):
     assert_labels(out, "6 moves (after 40 to warm up)", "htmx move", "minimal", "of which the garbage collector",
                   "other page's fetch",
                   "A/B (", "off - on", "games.services:_write:")
+
+
+def test_reach(bench_database_url):
+    # Issue 29's reads and sweeps (bench/reach.py), at 20 games.
+    out = run("reach.py", "--smoke", env={"DATABASE_URL": bench_database_url, "BENCH_DATABASE_URL": ""})
+    assert_labels(out, "next game waiting: median", "My games' waiting times", "warnings sweep:",
+                  "calendar feed of", "wait hook of a move")
