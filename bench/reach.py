@@ -103,8 +103,8 @@ def main() -> None:
 
     def hook():
         with transaction.atomic():
-            waits.record(game_id=ids[0], before={seat}, waiting=[1 - seat], now=now)
-            waits.record(game_id=ids[0], before={1 - seat}, waiting=[seat], now=now)
+            waits.record(game_id=ids[0], before={seat}, waiting=[1 - seat], now=now, people={0, 1})
+            waits.record(game_id=ids[0], before={1 - seat}, waiting=[seat], now=now, people={0, 1})
 
     med, p90, q = _timed(hook, args.repeat)
     print(f"wait hook of a move (two changes): median {med / 2:.2f} ms a change, {q / 2:.0f} statements a change")

@@ -743,7 +743,8 @@ def _write(sub: Submission, seats: list[Seat], *, fresh: bool = False) -> None:
     live.publish_on_commit(game.pk, game.version)
     if previous_waiting != set(waiting) or state.over:
         # Issue 29: since when the game waits on each seat (the next game waiting, nudges).
-        reach_waits.record(game_id=game.pk, before=previous_waiting, waiting=waiting, now=now, over=state.over)
+        reach_waits.record(game_id=game.pk, before=previous_waiting, waiting=waiting, now=now, over=state.over,
+                           people={s.position for s in seats if s.user_id is not None and not s.bot})
     _sync_rows(game, state, before, sub.events, now)
     if game.table.pace == Table.Pace.CORRESPONDENCE:
         # Issue 14: who hears what about this move (a wait that begins, a forfeit, the start or

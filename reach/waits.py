@@ -17,12 +17,15 @@ from reach.models import Wait
 
 
 def record(*, game_id: int, before: Iterable[int] | None, waiting: Iterable[int], now: datetime,
-           over: bool = False) -> None:
+           people: Iterable[int], over: bool = False) -> None:
     """The waits of one written move: ``before`` is whom the game waited on before it (None at
     the start; a seat whose decision timed out and that is waited on again is left out of it by
-    the caller, its new decision being a new wait), ``waiting`` whom it waits on now."""
-    before = set(before or ())
-    waiting = set() if over else set(waiting)
+    the caller, its new decision being a new wait), ``waiting`` whom it waits on now. Only the
+    seats of ``people`` (humans) count: nobody nudges a bot or is sent to a bot's game, and a
+    move that hands the turn to a bot costs one statement, not two."""
+    people = set(people)
+    before = set(before or ()) & people
+    waiting = set() if over else set(waiting) & people
     ended = before - waiting
     if over:
         Wait.objects.filter(game_id=game_id).delete()

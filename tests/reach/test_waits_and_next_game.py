@@ -107,3 +107,11 @@ def test_a_finished_game_waits_on_nobody(alice, bob, make_game):
     assert game.status != "active"
     assert not Wait.objects.filter(game=game).exists()
     assert timezone.now()  # (nothing else to it)
+
+
+@pytest.mark.django_db
+def test_a_bot_is_never_waited_on_in_the_rows(alice, make_game):
+    game = make_game(alice, bots=("strategy", "strategy"))
+    game = autoplay(game, 40)
+    humans = {s.position for s in game.table.seats.all() if not s.bot}
+    assert set(Wait.objects.filter(game=game).values_list("seat", flat=True)) <= humans
