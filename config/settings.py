@@ -69,6 +69,9 @@ INSTALLED_APPS = [
     "notifications",
     # Group chats (issue 29): a table's Discord, Slack, Telegram or webhook channel.
     "chats",
+
+    # Issue 29: calendars, warnings, nudges, quiet hours, the next game waiting, private notes.
+    "reach",
     # E-mail service providers' backends and bounce/complaint webhooks (config/email.py).
     "anymail",
 ]
@@ -565,6 +568,18 @@ CELERY_BEAT_SCHEDULE: dict[str, dict] = {
         "task": "notifications.tasks.send_reminders",
         "schedule": 60.0,
         "options": {"expires": 50.0},
+    },
+    # Issue 29: the warnings players chose before a deadline (reach/warnings.py looks back 30
+    # minutes), and what quiet hours held, sent when they are over (reach/quiet.py).
+    "reach-send-warnings": {
+        "task": "reach.tasks.send_warnings",
+        "schedule": 60.0,
+        "options": {"expires": 50.0},
+    },
+    "reach-release-quiet": {
+        "task": "reach.tasks.release_quiet",
+        "schedule": 300.0,
+        "options": {"expires": 250.0},
     },
     # Each user's daily digest at their local morning (issue 14); once a day each, however often.
     "notifications-send-digests": {

@@ -16,6 +16,9 @@ urlpatterns = [
     path("notifications/", include("notifications.urls")),
     # Group chats: a table's channel and a player's chat names (issue 29).
     path("chats/", include("chats.urls")),
+
+    # Issue 29: reminder settings, the calendar feed, the next game waiting, nudges and notes.
+    path("reach/", include("reach.urls")),
     path("", include("games.urls")),
     # Profiles, leaderboards and rematches.
     path("", include("ratings.urls")),

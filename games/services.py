@@ -59,6 +59,7 @@ from games.options import clock_refusal, table_rules
 from moderation import selectors as moderation_selectors
 from moderation.selectors import is_blocked
 from notifications.services import plan_game, waits_over
+from reach import waits as reach_waits
 
 # RULES.md 4 and 10: live bidders get 20 s, live debtors 60 s; other decisions the preset's
 # turn_seconds. Correspondence tables give every decision the table's hours.
@@ -746,6 +747,10 @@ def _write(sub: Submission, seats: list[Seat], *, fresh: bool = False) -> None:
     # The log rows the move added and game.save(update_fields=fields), compiled once: one statement.
     hot_writes.write_move(game, fields, [row for row in sub.rows if row.pk is None])
     live.publish_on_commit(game.pk, game.version)
+    if previous_waiting != set(waiting) or state.over:
+        # Issue 29: since when the game waits on each seat (the next game waiting, nudges).
+        reach_waits.record(game_id=game.pk, before=previous_waiting, waiting=waiting, now=now, over=state.over,
+                           people={s.position for s in seats if s.user_id is not None and not s.bot})
     _sync_rows(game, state, before, sub.events, now)
     if game.table.pace == Table.Pace.CORRESPONDENCE:
         # Issue 14: who hears what about this move (a wait that begins, a forfeit, the start or

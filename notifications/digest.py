@@ -52,6 +52,10 @@ def send_digest(*, user, now: datetime) -> bool:
     local = _local(now, user.time_zone)
     if local.hour < DIGEST_HOUR or not user.email or not user.is_active:
         return False
+    from reach.choices import is_quiet, of
+
+    if is_quiet(of(user.pk), zone=local.tzinfo, now=now):
+        return False  # (issue 29: in the person's quiet hours; a later run sends it)
     news = list(Notification.objects.filter(user=user, status=Notification.Status.DIGEST, emailed_at__isnull=True)
                 .select_related("game__table").order_by("created_at"))
     games = waiting_games(user)

@@ -25,6 +25,10 @@ TEMPLATES = {
     Kind.FORFEIT_WARNING: "forfeit_warning",
     Kind.OUTBID: "outbid",
     Kind.END_PROPOSED: "end_proposed",
+
+    # Issue 29 (reach/)
+    Kind.WARNING: "deadline_warning",
+    Kind.NUDGE: "nudge",
 }
 
 

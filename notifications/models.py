@@ -27,6 +27,10 @@ class Kind(models.TextChoices):
     OUTBID = "outbid", _("You were outbid above your maximum bid")
     END_PROPOSED = "end_proposed", _("A proposal to end a game early")
 
+    # Issue 29 (reach/): the warnings a player chose before a deadline, and a nudge.
+    WARNING = "deadline_warning", _("A warning at the times you chose before a deadline")
+    NUDGE = "nudge", _("Another player nudged you")
+
 
 class Mode(models.TextChoices):
     IMMEDIATELY = "now", _("Immediately")
@@ -44,6 +48,8 @@ class Notification(models.Model):
         DIGEST = "digest", _("Kept for the daily digest")
         OFF = "off", _("Not e-mailed: switched off")
         BOUNCED = "bounced", _("Not e-mailed: the address bounced")
+        # Issue 29: kept through the person's quiet hours, sent folded at their end (reach/quiet.py).
+        HELD = "held", _("Held until the end of quiet hours")
 
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="notifications")
     kind = models.CharField(max_length=16, choices=Kind.choices)

@@ -26,12 +26,12 @@ logger = logging.getLogger(__name__)
 
 # The kinds about one game that the game page itself shows: no e-mail while the person has it open.
 SHOWN_ON_THE_PAGE = {Kind.YOUR_TURN, Kind.TRADE_OFFERED, Kind.AUCTION_OPEN, Kind.GAME_OVER, Kind.FORFEITED,
-                     Kind.REMINDER, Kind.FORFEIT_WARNING, Kind.OUTBID,
+                     Kind.REMINDER, Kind.FORFEIT_WARNING, Kind.OUTBID, Kind.WARNING, Kind.NUDGE,
                      Kind.END_PROPOSED}  # (RULES.md 16: the page shows the proposal's panel)
 # The kinds that are about a wait: once the game no longer waits on the seat, they are stale.
 # An auction's opening is stale only once the auction is over: the game never waits on a holder
 # of a maximum, whom it is told to as well (the engine bids for them, RULES.md 15).
-WAITS = {Kind.YOUR_TURN, Kind.TRADE_OFFERED, Kind.AUCTION_OPEN, Kind.REMINDER}
+WAITS = {Kind.YOUR_TURN, Kind.TRADE_OFFERED, Kind.AUCTION_OPEN, Kind.REMINDER, Kind.WARNING, Kind.NUDGE}
 AUCTIONS = {"auction", "building_auction"}
 
 # An item of a plan: [kind, user id, key, seat or None, data].
@@ -242,6 +242,13 @@ def deliver(*, notification: Notification, now=None) -> str:
     if mode == Mode.DIGEST:
         _finish(n, Notification.Status.DIGEST)
         return n.status
+    # Issue 29: quiet hours hold it; the person's channels (e-mail, push, bell) say where it goes.
+    from reach.delivery import intercept
+
+    instead = intercept(n, user=user, now=now)
+    if instead is not None:
+        _finish(n, instead)
+        return n.status
     try:
         subject, url = emails.send_notification(notification=n)
     except Exception:
@@ -259,8 +266,9 @@ def _push(n: Notification, *, subject: str, url: str) -> None:
     from django.conf import settings
 
     from notifications import push
+    from reach.delivery import wants_push
 
-    if not push.enabled():
+    if not push.enabled() or not wants_push(n.user_id):  # (issue 29: the person's channels)
         return
     try:
         push.send(user_id=n.user_id, payload={"title": settings.SITE_NAME, "body": subject, "url": url,

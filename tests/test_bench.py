@@ -158,3 +158,10 @@ def test_channels():
     out = run("channels.py", "--games", "1", "--rounds", "1")
     assert_labels(out, "waits/rnd", "posts/rnd", "edits/rnd", "requests/rnd", "mentions/rnd", "wrong mentions",
                   "discord ", "slack ", "telegram ", "webhook ", "move CPU")
+
+
+def test_reach(bench_database_url):
+    # Issue 29's reads and sweeps (bench/reach.py), at 20 games.
+    out = run("reach.py", "--smoke", env={"DATABASE_URL": bench_database_url, "BENCH_DATABASE_URL": ""})
+    assert_labels(out, "next game waiting: median", "My games' waiting times", "warnings sweep:",
+                  "calendar feed of", "wait hook of a move")

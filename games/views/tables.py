@@ -34,6 +34,7 @@ from games.links import absolute, game_path, invite_path, table_path
 from games.models import Seat, Table
 from games.options import PRESET_BLURBS, PRESET_LABELS, format_value
 from moderation.selectors import lockout_refusal
+from reach import waits as reach_waits
 
 # ---------------------------------------------------------------------------------------------
 # Helpers
@@ -279,7 +280,12 @@ def table_invite(request: HttpRequest, code: str) -> HttpResponse:
 @require_safe
 @login_required
 def my_games(request: HttpRequest) -> HttpResponse:
-    return render(request, "games/my_games.html", {"board": selectors.dashboard(user=request.user)})
+    board = selectors.dashboard(user=request.user)
+    # Issue 29: how long each game has waited on the player (one query).
+    waited = reach_waits.since_by_game(request.user)
+    for entry in board.waiting:
+        entry.waited_since = waited.get(entry.game.pk)
+    return render(request, "games/my_games.html", {"board": board})
 
 
 # ---------------------------------------------------------------------------------------------
