@@ -152,8 +152,8 @@ def meter_key(game_id: int, state: GameState) -> str:
 def meter_request(*, game: Game, seat: int, state: GameState) -> TradeMeter:
     """The meter of ``state`` (an offer waiting for its answer, ``seat`` one of its two sides):
     its row, created and its task queued on the first request. A player's earlier meters of the
-    game still waiting for a worker are superseded (their tasks then do nothing): one typing in
-    the builder costs one estimate, not one per keystroke."""
+    game still waiting for a worker are dropped (their tasks then do nothing): one trying trade
+    after trade in the builder costs one estimate at a time, not one per try."""
     parties = offer_parties(state)
     if parties is None or seat not in (parties["from"], parties["to"]):
         raise MeterError(_("Only the two players of a trade see its meter."))
@@ -171,19 +171,15 @@ def meter_request(*, game: Game, seat: int, state: GameState) -> TradeMeter:
                 key=key, defaults={"game": game, "position": position, "upto": upto, "asked_by": seat,
                                    "queued_at": now})
             if created:
+                # (Deleted, not kept: a player trying trade after trade leaves one row, not one
+                # position's copy per try. Their queued tasks then find nothing to do.)
                 TradeMeter.objects.filter(game=game, asked_by=seat, status=TradeMeter.Status.PENDING) \
-                    .exclude(pk=row.pk).update(status=TradeMeter.Status.SUPERSEDED)
+                    .exclude(pk=row.pk).delete()
                 queue_on_commit(METER_TASK, row.pk)
                 return row
         if row.game_id != game.pk:  # pragma: no cover - the key names the game
             raise MeterError(_("This table has no trade meter."))
-        if row.status == TradeMeter.Status.SUPERSEDED:
-            # Asked again after a newer one replaced it: it runs after all.
-            if TradeMeter.objects.filter(pk=row.pk, status=TradeMeter.Status.SUPERSEDED).update(
-                    status=TradeMeter.Status.PENDING, queued_at=now):
-                queue_on_commit(METER_TASK, row.pk)
-            row.refresh_from_db()
-        elif (row.status == TradeMeter.Status.PENDING and row.queued_at < now - REQUEUE_AFTER
+        if (row.status == TradeMeter.Status.PENDING and row.queued_at < now - REQUEUE_AFTER
               # (A conditional update: two polls at once queue it once.)
               and TradeMeter.objects.filter(pk=row.pk, queued_at=row.queued_at).update(queued_at=now)):
             queue_on_commit(METER_TASK, row.pk)
@@ -192,7 +188,7 @@ def meter_request(*, game: Game, seat: int, state: GameState) -> TradeMeter:
 
 def meter_compute(*, meter_id: int) -> TradeMeter | None:
     """Run a pending meter's playouts and store the result (the task's body). Does nothing for a
-    row gone, done or superseded; a position the engine cannot analyse is marked failed."""
+    row gone (dropped for a newer one) or done; a position the engine cannot analyse is marked failed."""
     row = TradeMeter.objects.filter(pk=meter_id).first()
     if row is None or row.status != TradeMeter.Status.PENDING:
         return row
@@ -210,8 +206,7 @@ def meter_compute(*, meter_id: int) -> TradeMeter | None:
         logger.exception("trade meter %s: the position could not be analysed", row.pk)
         TradeMeter.objects.filter(pk=row.pk, status=TradeMeter.Status.PENDING).update(
             status=TradeMeter.Status.FAILED, done_at=timezone.now())
-        row.refresh_from_db()
-        return row
+        return TradeMeter.objects.filter(pk=row.pk).first()
     result = {
         "playouts": cmp.a.playouts,
         "sides": [
@@ -222,8 +217,7 @@ def meter_compute(*, meter_id: int) -> TradeMeter | None:
     }
     TradeMeter.objects.filter(pk=row.pk, status=TradeMeter.Status.PENDING).update(
         status=TradeMeter.Status.DONE, result=result, done_at=timezone.now())
-    row.refresh_from_db()
-    return row
+    return TradeMeter.objects.filter(pk=row.pk).first()  # (None: dropped meanwhile)
 
 
 # ---------------------------------------------------------------------------------------------

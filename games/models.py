@@ -492,8 +492,6 @@ class TradeMeter(models.Model):
         PENDING = "pending", _("Pending")
         DONE = "done", _("Done")
         FAILED = "failed", _("Failed")
-        # A newer meter of the same player in the same game replaced it before it ran.
-        SUPERSEDED = "superseded", _("Superseded")
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="trade_meters")
     key = models.CharField(max_length=64, unique=True)
@@ -503,7 +501,7 @@ class TradeMeter(models.Model):
     # The last log row (GameAction.seq) before the position: the cards everyone saw drawn are
     # counted from the log up to it (games.engine.seen_cards), in the task.
     upto = models.PositiveIntegerField(default=0)
-    status = models.CharField(max_length=10, choices=Status.choices, default=Status.PENDING)
+    status = models.CharField(max_length=8, choices=Status.choices, default=Status.PENDING)
     asked_by = models.PositiveSmallIntegerField()  # the seat that asked first
     result = models.JSONField(null=True, blank=True)
     queued_at = models.DateTimeField()

@@ -85,6 +85,16 @@ def test_the_create_page_saves_the_option(client, alice):
     assert alice.hosted_tables.count() == 1
 
 
+def test_the_table_page_and_the_lobby_say_the_table_has_the_meter(client, alice):
+    table = services.table_create(host=alice, name="Meter table", preset="classic-short", advisor=True)
+    plain = services.table_create(host=alice, name="Plain table", preset="classic-short")
+    client.force_login(alice)
+    assert "trade meter" in client.get(reverse("games:table", args=[table.pk])).content.decode()
+    assert "trade meter" not in client.get(reverse("games:table", args=[plain.pk])).content.decode()
+    lobby = client.get(reverse("games:lobby")).content.decode()
+    assert lobby.count('class="badge badge-meter"') == 1
+
+
 def test_a_table_made_rated_by_hand_shows_no_meter(alice):
     table = services.table_create(host=alice, name="t", preset="classic-short", advisor=True)
     table.preset = "classic"  # (a row changed by hand: still never on a rated table)
@@ -217,7 +227,7 @@ def test_bad_requests_get_words_and_change_nothing(client, alice, bob, small_met
     assert page.status_code == 200 and "<html" in page.content.decode() and "Back to the game" in page.content.decode()
 
 
-def test_a_newer_meter_supersedes_the_players_waiting_one(client, alice, bob):
+def test_a_newer_meter_drops_the_players_waiting_one(client, alice, bob):
     game = _meter_game(alice, bob)
     state = GameState.from_json(game.state)
     users = users_by_seat(game)
@@ -226,10 +236,11 @@ def test_a_newer_meter_supersedes_the_players_waiting_one(client, alice, bob):
     url = reverse("games:game_trade_meter", args=[game.pk])
     client.force_login(users[me])
     client.get(url, _fields(game, me, other, mine, theirs), **HTMX)  # (no worker: stays pending)
+    first = TradeMeter.objects.get()
     client.get(url, {**_fields(game, me, other, mine, theirs), "give_cash": 1}, **HTMX)
-    first, second = TradeMeter.objects.order_by("pk")
-    assert first.status == TradeMeter.Status.SUPERSEDED and second.status == TradeMeter.Status.PENDING
-    assert meter.meter_compute(meter_id=first.pk).status == TradeMeter.Status.SUPERSEDED  # does nothing
+    second = TradeMeter.objects.get()
+    assert second.pk != first.pk and second.status == TradeMeter.Status.PENDING
+    assert meter.meter_compute(meter_id=first.pk) is None  # its task finds nothing to do
 
 
 # ---------------------------------------------------------------------------------------------
