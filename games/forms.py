@@ -14,7 +14,7 @@ from django import forms
 from django.utils.text import capfirst
 from django.utils.translation import gettext_lazy as _
 
-from games import clock
+from games import clock, meter
 from games.engine import PRESET_NAMES, PRESETS, InvalidRules
 from games.errors import translate_refusal
 from games.models import Table
@@ -187,6 +187,15 @@ class TableForm(forms.Form):
         help_text=_("The game ends when this round is over and the richest player wins; empty: no limit."),
     )
 
+    # Issue 30, the trade meter (games/meter.py): a site option, refused on tables that may be rated.
+    advisor = forms.BooleanField(
+        label=_("Trade meter"),
+        required=False,
+        help_text=_("The trade builder and each offer show both players' chances to win without and "
+                    "with the trade, by simulation. Unrated tables only: a preset that isn't rated, or "
+                    "a custom rule."),
+    )
+
     absent_seat = forms.ChoiceField(
         label=_("When a player leaves for good"),
         choices=Table.AbsentSeat.choices,
@@ -272,6 +281,9 @@ class TableForm(forms.Form):
                 "seat_count", _("These rules seat %(lo)s to %(hi)s players.") % {"lo": lo, "hi": hi}
             )
         data["options"] = options
+        refusal = meter.advisor_refusal(preset=preset, options=options) if data.get("advisor") else None
+        if refusal is not None:
+            self.add_error("advisor", capfirst(refusal) + ".")
         return data
 
     def _clock(self, data: dict[str, Any], pace: str) -> None:

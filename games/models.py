@@ -72,6 +72,9 @@ class Table(models.Model):
     # RULES.md 16: the game ends when this round is over, net worth ranking the players; null:
     # no limit. The game's rule set carries it (games.engine: round_limit).
     round_limit = models.PositiveSmallIntegerField(null=True, blank=True)
+    # Issue 30, the trade meter (a site option, not a rule of RULES.md 1): win chances in the
+    # trade builder and beside an offer; refused on tables that may be rated (games/meter.py).
+    advisor = models.BooleanField(default=False)
     invite_code = models.CharField(max_length=16, unique=True, default=_invite_code)
     status = models.CharField(max_length=12, choices=Status.choices, default=Status.OPEN, db_index=True)
     created_at = models.DateTimeField(auto_now_add=True)
@@ -477,3 +480,33 @@ class Pause(models.Model):
 
     def __str__(self) -> str:
         return f"game {self.game_id} pause ({self.status})"
+
+
+class TradeMeter(models.Model):
+    """One trade meter's estimate (issue 30, games/meter.py): the win chances of the players of
+    a game with a trade offer rejected and accepted, computed once by a Celery task and kept per
+    (position, trade): ``key`` is a digest of the public position with the offer waiting, so the
+    proposer's preview and the receiver's answer share one row."""
+
+    class Status(models.TextChoices):
+        PENDING = "pending", _("Pending")
+        DONE = "done", _("Done")
+        FAILED = "failed", _("Failed")
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="trade_meters")
+    key = models.CharField(max_length=64, unique=True)
+    # The position with the offer waiting (engine JSON, the game's own generator state dropped):
+    # what the task analyses. Never shown.
+    position = models.JSONField()
+    # The last log row (GameAction.seq) before the position: the cards everyone saw drawn are
+    # counted from the log up to it (games.engine.seen_cards), in the task.
+    upto = models.PositiveIntegerField(default=0)
+    status = models.CharField(max_length=8, choices=Status.choices, default=Status.PENDING)
+    asked_by = models.PositiveSmallIntegerField()  # the seat that asked first
+    result = models.JSONField(null=True, blank=True)
+    queued_at = models.DateTimeField()
+    created_at = models.DateTimeField(auto_now_add=True)
+    done_at = models.DateTimeField(null=True, blank=True)
+
+    def __str__(self) -> str:
+        return f"game {self.game_id} trade meter {self.key[:8]} ({self.status})"

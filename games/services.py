@@ -28,7 +28,7 @@ from accounts.names import without_invisible
 from chats import hooks as chat_hooks
 from config.celery import app as celery_app
 from config.celery import queue_on_commit
-from games import clock, hot_reads, hot_writes, live, pause, records, seat_clock, standing, vacation
+from games import clock, hot_reads, hot_writes, live, meter, pause, records, seat_clock, standing, vacation
 from games.engine import (
     EngineError,
     GameState,
@@ -107,8 +107,10 @@ def table_create(*, host, name: str, preset: str, options: dict[str, Any] | None
                  absent_seat: str = Table.AbsentSeat.OUT, vacation_days: int = 7,
                  pause_max_minutes: int = pause.PAUSE_MAX_MINUTES_DEFAULT, time_bank_hours: int = 0,
                  time_bank_increment_hours: int = 0, playing_hours: str = "", count_weekends: bool = True,
-                 time_zone: str | None = None, round_limit: int | None = None) -> Table:
+                 time_zone: str | None = None, round_limit: int | None = None,
+                 advisor: bool = False) -> Table:
     options = dict(options or {})
+    meter.table_check(preset=preset, options=options, advisor=advisor)  # issue 30, the trade meter
     try:
         rules = table_rules(preset=preset, options=options, pace=pace)
     except InvalidRules as e:
@@ -160,7 +162,7 @@ def table_create(*, host, name: str, preset: str, options: dict[str, Any] | None
                                  pause_max_minutes=pause_max_minutes, time_bank_hours=time_bank_hours,
                                  time_bank_increment_hours=time_bank_increment_hours,
                                  playing_hours=playing_hours, count_weekends=bool(count_weekends),
-                                 time_zone=time_zone, round_limit=round_limit)
+                                 time_zone=time_zone, round_limit=round_limit, advisor=advisor)
     Seat.objects.bulk_create([
         Seat(table=table, position=i, user=host if i == 0 else None,
              team=(i % 2) if rules.teams else None)

@@ -14,6 +14,7 @@ from django.utils import timezone
 
 from accounts.models import User
 from games import notifications, services
+from games.meter_tasks import trade_meter_task  # noqa: F401 (registers it: autodiscovery reads this module)
 from games.models import Game, Invitation
 from moderation.selectors import is_blocked
 from notifications import services as notification_services

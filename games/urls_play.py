@@ -3,7 +3,7 @@ games/urls.py under the "games" namespace."""
 
 from django.urls import path
 
-from games.views import agreement, aids, api, deeds, live, play, records, trade_preview
+from games.views import agreement, aids, api, deeds, live, play, records, trade_meter, trade_preview
 
 urlpatterns = [
     path("games/<int:game_id>/", play.game, name="game"),
@@ -21,6 +21,8 @@ urlpatterns = [
     path("games/<int:game_id>/replay/", records.replay, name="game_replay"),
     path("games/<int:game_id>/deeds/<int:square>/", deeds.deed, name="game_deed"),
     path("games/<int:game_id>/trade-preview/", trade_preview.trade_preview, name="game_trade_preview"),
+    # Issue 30: the trade meter's part (the table option advisor).
+    path("games/<int:game_id>/trade-meter/", trade_meter.trade_meter, name="game_trade_meter"),
     path("games/records/upload/", records.record_upload, name="record_upload"),
     path("games/records/replay/", records.record_replay, name="record_replay"),
     # For programs (bench/web.py): the viewer's legal actions; the benchmark's minimal endpoint.

@@ -19,6 +19,11 @@ class Family(models.TextChoices):
     WORLD = "world", _("World")
 
 
+# RULES.md 13: the presets whose games may change ratings, and the family each counts in (here,
+# beside the families, so that the games app can ask without importing ratings' services).
+RATED_PRESETS = {"classic": Family.CLASSIC, "world-classic": Family.WORLD}
+
+
 class Rating(models.Model):
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="ratings")
     family = models.CharField(max_length=10, choices=Family.choices)

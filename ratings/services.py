@@ -22,8 +22,8 @@ from games.models import Game, GameAction, Seat, Table
 from moderation.selectors import is_blocked
 from ratings import progress, skill
 from ratings.models import (
+    RATED_PRESETS,
     Achievement,
-    Family,
     GameResult,
     PlayerResult,
     Progress,
@@ -35,8 +35,8 @@ from ratings.record import GameFacts, analyse
 
 logger = logging.getLogger(__name__)
 
-# RULES.md 13: only these presets change ratings, each in its own family.
-RATED_PRESETS = {"classic": Family.CLASSIC, "world-classic": Family.WORLD}
+# RULES.md 13: only the presets of ratings.models.RATED_PRESETS change ratings, each in its own
+# family, and only games this long.
 MIN_ROUNDS = 10
 MIN_MINUTES = 10
 

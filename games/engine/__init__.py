@@ -8,6 +8,7 @@ This module is the engine's one door: the site imports every name it uses from h
 ``invariants``) are modules of their own for programs and tests that play whole games.
 """
 
+from .analysis import AnalysisError, public_position, seen_cards, trade_meter
 from .boards import load_board
 from .bots import make_bot
 from .cards import CARDS, card_text
@@ -62,6 +63,7 @@ __all__ = [
     "PRESETS",
     "PRESET_NAMES",
     "REFUSAL_MESSAGES",
+    "AnalysisError",
     "EngineError",
     "GameState",
     "IllegalAction",
@@ -84,11 +86,13 @@ __all__ = [
     "net_worth",
     "new_game",
     "offer_refused",
+    "public_position",
     "refusal_text",
     "release",
     "rent_of",
     "rent_tax_rate",
     "salary_active",
+    "seen_cards",
     "sell_all_refund",
     "sell_back",
     "set_clock",
@@ -98,6 +102,7 @@ __all__ = [
     "street_rents",
     "tax_worth",
     "trade_balanced",
+    "trade_meter",
     "trade_side_value",
     "tradeable_deeds",
     "transfer_fee",

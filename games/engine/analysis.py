@@ -588,3 +588,45 @@ def bot_game_positions(rules, players: int, seed: int, rounds: list[int]) -> dic
 
     play_game(rules, [make_bot("strategy") for _ in range(players)], seed, on_action=keep)
     return got
+
+
+# ---------------------------------------------------------------------------------------------
+# The trade meter (issue 30): a trade offered, rejected against accepted
+# ---------------------------------------------------------------------------------------------
+
+
+def trade_outcomes(state: GameState) -> tuple[GameState, GameState]:
+    """The two positions a trade offer leads to: ``state`` waits on its answer (a
+    ``trade_response`` frame on top of the stack); the first copy has it rejected, the second
+    accepted (RULES.md 9: checked again when accepted). ``state`` is left unchanged. Raises
+    AnalysisError when no offer waits, or when it could not be accepted as it stands."""
+    top = state.stack[-1] if state.stack else None
+    if top is None or top.get("k") != "trade_response":
+        raise AnalysisError("no trade offer waits for an answer here")
+    out = []
+    for answer in ("reject", "accept"):
+        st = state.copy()
+        ctx = Ctx(st, PlayoutRng(st, 0), None)
+        try:
+            _step(ctx, {"type": answer, "player": top["p"], "trade": top["trade"]})
+        except IllegalAction as e:
+            raise AnalysisError(f"the offer cannot be {answer}ed: {e}") from None
+        out.append(st)
+    return out[0], out[1]
+
+
+def trade_meter(
+    state: GameState,
+    playouts: int = 1500,
+    seed: int = 0,
+    *,
+    target: float | None = 0.03,
+    seen: dict[str, int] | None = None,
+    round_cap: int = DEFAULT_ROUND_CAP,
+) -> Comparison:
+    """Each side's win chance if the offer waiting in ``state`` is rejected (``a``) and if it is
+    accepted (``b``), and the difference, by ``compare`` (common random numbers, sequential
+    stopping at ``target`` on the differences). Both positions are made public first
+    (``public_position``), so nothing but what every player knows reaches the playouts."""
+    rejected, accepted = trade_outcomes(state)
+    return compare(rejected, accepted, playouts, seed, target=target, seen=seen, round_cap=round_cap)

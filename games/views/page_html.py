@@ -173,7 +173,7 @@ def decision_html(ctx: Mapping[str, Any], request: HttpRequest | None) -> SafeSt
         board_name=ctx["board_name"], economy=ctx["economy"], dice=ctx["dice"], decision=ctx["decision"],
         deadline=_time_left(ctx["deadline"]), waiting_names=ctx["waiting_names"], last_card=ctx["last_card"],
         offer=ctx["offer"], choices=ctx["choices"], rules=ctx["rules"], is_player=ctx["is_player"],
-        active=ctx["active"],
+        active=ctx["active"], meter_url=ctx.get("meter_url"),
     )
 
 
@@ -189,7 +189,7 @@ def tools_html(ctx: Mapping[str, Any], request: HttpRequest | None) -> SafeStrin
     return _render(
         TOOLS, **_forms(ctx, request), choices=ctx["choices"], builder=ctx["builder"],
         builder_open=ctx["builder_open"], game_url=game_url("games:game", game_id),
-        preview_url=game_url("games:game_trade_preview", game_id),
+        preview_url=game_url("games:game_trade_preview", game_id), meter_url=ctx.get("meter_url"),
     )
 
 

@@ -25,7 +25,7 @@ from django_htmx.http import reswap, retarget
 
 from accounts.names import isolated
 from config.ratelimit import limit
-from games import hot_reads, live, services, vacation
+from games import hot_reads, live, meter, services, vacation
 from games.board_words import localized_board
 from games.engine import GameState
 from games.errors import translate_refusal
@@ -172,6 +172,8 @@ def _context(request: HttpRequest, game: Game, seats: list[Seat], me: Seat | Non
         "flash": isolated(flash, names) if flash else flash, "flash_level": flash_level,
         "board_name": state.board.name,
         "away": away,
+        # Issue 30: the trade meter's address, for a player of a table that has it (else None).
+        "meter_url": meter.meter_url(game, acting),
     }
     # What each part shows, for the page to send back with its moves and fetches (move_parts).
     ctx["square_marks"] = present.square_marks(state, players, targets=choices.targets) if active else None

@@ -248,6 +248,7 @@ def table_create(request: HttpRequest) -> HttpResponse:
             playing_hours=data["playing_hours"],
             count_weekends=data["count_weekends"],
             round_limit=data.get("round_limit"),
+            advisor=data.get("advisor", False),
         )
     except services.GameError as e:
         form.add_error(None, capfirst(translate_refusal(e)))
