@@ -33,7 +33,7 @@ def _bot_game(host, *others, bots=3, pace=Table.Pace.CORRESPONDENCE, seed=SEED, 
         services.table_join(table=table, user=user)
     for position in range(1 + len(others), 1 + len(others) + bots):
         services.table_set_seat(table=table, by=host, position=position, bot="strategy")
-    with mock.patch.object(services.secrets, "randbits", return_value=seed):
+    with mock.patch("secrets.randbits", return_value=seed):
         if capture is None:
             return services.table_start(table=table, by=host)
         with capture(execute=True):
