@@ -10,25 +10,24 @@ The names below are the services' public face; the errors they raise live in gam
 from games.errors import GameError, LockedOut, NotAllowed, NotSeated, StaleVersion
 from games.services.moves import (
     BOT_BACKSTOP_SECONDS,
-    INVITATION_WINDOW,
-    INVITATIONS_PER_DAY,
     LIVE_BID_SECONDS,
     LIVE_DEBT_SECONDS,
     MAX_BOT_ACTIONS,
-    ROUND_LIMIT_MAX,
-    Invited,
     Submission,
-    account_seats_release,
-    game_replay,
-    game_seat_remove,
     game_site_action,
     game_submit_action,
     game_submit_actions,
     game_timeout,
-    invitation_create,
     queue_site_action,
-    replay_turns,
-    replay_upload,
+)
+from games.services.replays import game_replay, replay_turns, replay_upload
+from games.services.seats import account_seats_release, game_seat_remove
+from games.services.tables import (
+    INVITATION_WINDOW,
+    INVITATIONS_PER_DAY,
+    ROUND_LIMIT_MAX,
+    Invited,
+    invitation_create,
     table_change_seat,
     table_create,
     table_hold_seats,
