@@ -80,7 +80,9 @@ def play(index: int, kind: str, rounds: int, clock: Clock, site: SiteTasks) -> l
     from django.core import mail
     from django.db import transaction
 
-    from games import aids, services, standing
+    from games import services
+    from games.aids import services as aids
+    from games.aids import standing
     from games.engine import GameState, make_bot, waiting_on
     from games.models import Game
     from games.services import moves

@@ -50,8 +50,9 @@ PRESETS = (("classic", {"income_tax_choice": True}), ("world-classic", {}))
 
 
 def play(index: int, preset: str, options: dict, mode: str, args, clock: Clock) -> list[dict]:
-    from games import aids as aid_services
-    from games import services, standing
+    from games import services
+    from games.aids import services as aid_services
+    from games.aids import standing
     from games.engine import GameState, make_bot, waiting_on
     from games.models import Game, GameAction
 

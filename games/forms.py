@@ -15,11 +15,11 @@ from django.utils.text import capfirst
 from django.utils.translation import gettext_lazy as _
 
 from games import clock
+from games.aids.pause import PAUSE_MAX_MINUTES_DEFAULT, PAUSE_MAX_MINUTES_MAX
 from games.engine import PRESET_NAMES, PRESETS, InvalidRules
 from games.errors import translate_refusal
 from games.models import Table
 from games.options import CORRESPONDENCE_ROUNDS, PRESET_LABELS, clock_refusal, table_rules
-from games.pause import PAUSE_MAX_MINUTES_DEFAULT, PAUSE_MAX_MINUTES_MAX
 
 TURN_HOUR_CHOICES = [
     (1, _("1 hour")),

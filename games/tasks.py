@@ -84,8 +84,7 @@ def process_deadlines() -> int:
 @shared_task(ignore_result=True)
 def expire_pauses() -> int:
     """RULES.md 16: live games paused longer than their table allows resume by themselves."""
-    from games import aids
-
+    from games.aids import services as aids
     return aids.pauses_expire()
 
 

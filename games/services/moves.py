@@ -24,7 +24,8 @@ from django.utils.translation import gettext_lazy as _
 
 from config.celery import app as celery_app
 from config.celery import queue_on_commit
-from games import hot_reads, hot_writes, live, pause, seat_clock, standing, vacation
+from games import hot_reads, hot_writes, live
+from games.aids import pause, seat_clock, standing, vacation
 from games.engine import (
     GameState,
     IllegalAction,

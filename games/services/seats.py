@@ -7,7 +7,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from games import pause
+from games.aids import pause
 from games.engine import (
     GameState,
     IllegalAction,

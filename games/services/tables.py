@@ -15,7 +15,8 @@ from django.utils.translation import gettext_lazy as _
 from accounts.models import User
 from accounts.names import without_invisible
 from config.celery import queue_on_commit
-from games import clock, pause
+from games import clock
+from games.aids import pause
 from games.engine import (
     EngineError,
     InvalidRules,

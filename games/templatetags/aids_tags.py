@@ -7,7 +7,7 @@ from __future__ import annotations
 from django import template
 from django.utils.translation import gettext_lazy as _
 
-from games import pause, seat_clock, standing, vacation
+from games.aids import pause, seat_clock, standing, vacation
 from games.models import StandingOrder, Table
 
 register = template.Library()

@@ -15,8 +15,10 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
 from config.ratelimit import limit
-from games import aids, pause, services
-from games.standing import MAX_AUCTION_PERCENT, MAX_BUY_KEEP, Orders
+from games import services
+from games.aids import pause
+from games.aids import services as aids
+from games.aids.standing import MAX_AUCTION_PERCENT, MAX_BUY_KEEP, Orders
 from games.views.play import _answer, _load
 from games.views.play_forms import Allowed, FormError
 

@@ -24,7 +24,8 @@ from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import reswap, retarget
 
 from config.ratelimit import limit
-from games import hot_reads, live, services, vacation
+from games import hot_reads, live, services
+from games.aids import vacation
 from games.board_words import localized_board
 from games.engine import GameState
 from games.errors import translate_refusal

@@ -7,7 +7,8 @@ from __future__ import annotations
 
 import pytest
 
-from games import aids, standing
+from games.aids import services as aids
+from games.aids import standing
 from games.errors import GameError, NotAllowed
 from games.models import Game, Seat, StandingOrder, Vacation
 from tests.games.play_helpers import start_game

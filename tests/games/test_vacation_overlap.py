@@ -8,7 +8,8 @@ from datetime import timedelta
 
 import pytest
 
-from games import aids, services
+from games import services
+from games.aids import services as aids
 from games.engine import GameState, apply, waiting_on
 from games.engine.dice import ScriptedRng
 from games.models import Game

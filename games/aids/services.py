@@ -14,8 +14,8 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from games import pause as pauses
-from games import seat_clock, standing, vacation
+from games.aids import pause as pauses
+from games.aids import seat_clock, standing, vacation
 from games.engine import GameState, waiting_on
 from games.errors import GameError, NotAllowed, StaleVersion
 from games.models import Game, Pause, Seat, StandingOrder, Table, Vacation
