@@ -1,5 +1,5 @@
 """The writes every move makes, without the ORM's compiling (issue 12): the game's row and the
-log rows the move adds. (The reads: games/hot_reads.py.)
+log rows the move adds. (The reads: games/sql.py.)
 
 Built by the ORM, ``game.save(update_fields=...)`` and ``GameAction.objects.create`` each cost
 more CPU to compile than the database took to run them: after the rendering, most of what a move

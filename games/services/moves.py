@@ -24,7 +24,7 @@ from django.utils.translation import gettext_lazy as _
 
 from config.celery import app as celery_app
 from config.celery import queue_on_commit
-from games import hot_reads, hot_writes, live
+from games import hot_writes, live, sql
 from games.aids import pause, seat_clock, standing, vacation
 from games.engine import (
     GameState,
@@ -475,9 +475,9 @@ def _sync_trades(game: Game, state: GameState, before: dict | None, events: list
 
 
 def _locked_game(game_id: int) -> Game:
-    """The game with its table, its row locked (games/hot_reads.py: the ORM's
+    """The game with its table, its row locked (games/sql.py: the ORM's
     ``select_for_update().select_related("table").get(pk=game_id)``)."""
-    game = hot_reads.game_with_table(game_id, lock=True)
+    game = sql.game_with_table(game_id, lock=True)
     if game is None:
         raise Game.DoesNotExist(f"no game {game_id}")
     return game
@@ -485,8 +485,8 @@ def _locked_game(game_id: int) -> Game:
 
 def _locked_game_and_seats(game_id: int, *, lockout_at: datetime | None = None) -> tuple[Game, list[Seat]]:
     """``_locked_game`` and ``_seats(game, None, lockout_at=...)``, in one query
-    (hot_reads.game_with_seats)."""
-    found = hot_reads.game_with_seats(game_id, lock=True, lockout_at=lockout_at)
+    (sql.game_with_seats)."""
+    found = sql.game_with_seats(game_id, lock=True, lockout_at=lockout_at)
     if found is None:
         raise Game.DoesNotExist(f"no game {game_id}")
     return found
@@ -495,10 +495,10 @@ def _locked_game_and_seats(game_id: int, *, lockout_at: datetime | None = None) 
 def _seats(game: Game, seats: list[Seat] | None, *, lockout_at: datetime | None = None) -> list[Seat]:
     """The game's seats: the caller's, if it read them for this very game (seats change only
     while a table is open), else read now (with ``lockout_at``, each with its user's lockout:
-    hot_reads.seats_with_users)."""
+    sql.seats_with_users)."""
     if seats and all(s.table_id == game.table_id for s in seats):
         return seats
-    return hot_reads.seats_with_users(game.table_id, lockout_at=lockout_at)
+    return sql.seats_with_users(game.table_id, lockout_at=lockout_at)
 
 
 def _players_seat(seats: list[Seat], user) -> Seat:

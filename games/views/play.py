@@ -24,7 +24,7 @@ from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import reswap, retarget
 
 from config.ratelimit import limit
-from games import hot_reads, live, services
+from games import live, services, sql
 from games.aids import vacation
 from games.board_words import localized_board
 from games.engine import GameState
@@ -65,8 +65,8 @@ def _load(request: HttpRequest, game_id: int) -> VisibleGame:
 # ---------------------------------------------------------------------------------------------
 
 def _log_rows(game: Game, before: int | None = None, limit: int = LOG_PAGE) -> tuple[list[dict], bool]:
-    # (The ORM's query, compiled once: games/hot_reads.py.)
-    rows = hot_reads.log_rows(game.pk, before=before, limit=limit + 1)
+    # (The ORM's query, compiled once: games/sql.py.)
+    rows = sql.log_rows(game.pk, before=before, limit=limit + 1)
     return rows[:limit], len(rows) > limit
 
 
@@ -292,7 +292,7 @@ def _log_since(game: Game, seen: int) -> tuple[list[dict], bool] | None:
         return None
     # (Actions are numbered from 0, one log row each: the newest n rows are those after
     # newest - n.)
-    return hot_reads.log_rows(game.pk, limit=max(newest - seen, 1)), newest + 1 > LOG_PAGE
+    return sql.log_rows(game.pk, limit=max(newest - seen, 1)), newest + 1 > LOG_PAGE
 
 
 def _wants_json(request: HttpRequest) -> bool:

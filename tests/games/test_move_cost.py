@@ -119,7 +119,7 @@ def test_the_page_scripts_move_reads_only_the_game_and_its_seats(client, alice, 
     # The seats' read says whether the mover is locked out (a subquery of the sanctions).
     assert len(SANCTIONS.findall(selects[-1])) == 1, selects[-1]
     reads = [SANCTIONS.sub("", q).split(" FROM ")[1].split()[0] for q in selects]
-    # The game's read joins its seats (hot_reads.game_with_seats): one round trip.
+    # The game's read joins its seats (sql.game_with_seats): one round trip.
     assert reads == ['"accounts_user"', '"games_game"'], reads
     assert ' LEFT OUTER JOIN "games_seat" s ' in selects[-1], selects[-1]
     quiet = ("SELECT", "BEGIN", "COMMIT", "SAVEPOINT", "RELEASE")
