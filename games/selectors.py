@@ -253,6 +253,12 @@ def visible_game(*, game_id: int, user) -> VisibleGame | None:
     return VisibleGame(game, seats, me)
 
 
+def game_log(*, game_id: int, before: int | None = None, limit: int) -> list[dict]:
+    """The game's log rows before ``before`` (all, without), newest first, at most ``limit``
+    (games/sql.py's log_rows): for a game the viewer may see (``visible_game``)."""
+    return sql.log_rows(game_id, before=before, limit=limit)
+
+
 @dataclass
 class DashboardEntry:
     card: TableCard

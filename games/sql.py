@@ -1,46 +1,57 @@
-"""The reads every move and every game page makes, without the ORM's compiling (issue 12).
+"""The few statements every move and every game page runs, each written once per process and
+shape (issue 12, 27), where the ORM compiled it afresh at every request: compiling cost more CPU
+than the database took to answer (about 4 ms of a move, measured in-process over 360 moves).
 
-A move, the game page, its poll and legal.json all read the game with its table, and the table's
-seats with their users. Built by the ORM, each of those two queries cost more CPU to compile
-(about 1 ms on the bench machine) than the database took to answer it: most of what a move
-costs beyond the minimal endpoint that bench/web.py compares it with. Here the same two SELECTs
-are written once per process from the models' own fields (every concrete column, in the
-models' order, so a new field is read with no change here), and each row becomes model instances
-through the same converters and ``Model.from_db`` the ORM uses: the objects are the ones the
-ORM would build, related objects cached as ``select_related`` caches them.
+One mechanism for all of them: a builder cached per database alias and shape (``@cache``) makes
+the statement once, either from the models' own fields (every concrete column, in the models'
+order, so a new field is read and written with no change here) or by the ORM's own compiler,
+with stand-ins for the parameters that are found again and filled in at each call
+(``_Compiled``: the log's read, and the lockout rule, which is moderation's
+``active_sanctions`` compiled as a subquery, not restated here). Values go in through the
+fields' ``pre_save`` and ``get_db_prep_save``, as ``Model.save`` passes them; rows come out
+through the same converters and ``Model.from_db`` the ORM uses, related objects cached as
+``select_related`` caches them. ``tests/games/test_sql_reads.py`` and ``test_sql_writes.py``
+hold every statement to its ORM version, field by field.
 
-``tests/games/test_hot_reads.py`` holds both reads to their ORM versions, field by field:
+Reads:
 
-- ``game_with_table(game_id, lock=...)``:
-  ``Game.objects.select_related("table")`` (``.select_for_update()`` with ``lock``: the game's
-  row only, where the database can say so; nothing to lock on SQLite, as for the ORM);
-- ``seats_with_users(table_id)``: ``Seat.objects.filter(table_id=...).select_related("user")``
-  in ``Seat.Meta.ordering``; with ``lockout_at``, each seat's user's lockout as well, held to
-  ``moderation.selectors.lockout``;
-- ``game_with_seats(game_id, lock=..., lockout_at=...)``: both of them in one query (the seats
-  joined to the game's row, which is locked alone): what a move reads, in one round trip;
-- ``log_rows(game_id, before=..., limit=...)``: the log's newest rows as the game page reads them
-  (``GameAction.objects.filter(...).order_by("-seq").values(..., reason=KT("action__reason"))``),
-  its SQL and converters compiled by the ORM once per process and shape (the JSON key read is
-  written as each database writes it), where the ORM compiled them at every page, poll and
-  move that showed the log.
+- ``game_with_table(game_id, lock=...)``: ``Game.objects.select_related("table")``
+  (``.select_for_update()`` with ``lock``: the game's row only, where the database can say so);
+- ``seats_with_users(table_id, lockout_at=...)``: ``Seat.objects.filter(table_id=...)
+  .select_related("user")`` in ``Seat.Meta.ordering``; with ``lockout_at``, each seat's user's
+  lockout as well (``seat.locked_out``), as ``moderation.selectors.lockout`` finds it;
+- ``game_with_seats(game_id, lock=..., lockout_at=...)``: both in one query (the game's row
+  locked alone): what a move reads, in one round trip;
+- ``log_rows(game_id, before=..., limit=...)``: the log's newest rows as the game page reads them.
+
+Writes (neither model has a ``pre_save`` or ``post_save`` receiver: the ORM would send them,
+this does not, and a test says so):
+
+- ``update_game(game, fields)``: ``game.save(update_fields=fields)``, DatabaseError when no row
+  was updated, as the ORM raises;
+- ``insert_actions(rows)``: ``GameAction.objects.create`` for each unsaved row, in one INSERT;
+- ``write_move(game, fields, rows)``: both, as one statement on PostgreSQL (the INSERT as a
+  data-modifying ``WITH`` of the UPDATE), elsewhere the two of them;
+- ``update_deeds(game_id, values)``: the deeds' mirrored rows a move changed, as
+  ``DeedRow.objects.filter(game_id=..., square=...).update(**...)`` for each square.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import UTC, datetime
 from functools import cache
 from typing import Any
 
-from django.db import connections
-from django.db.models import Model
+from django.db import DatabaseError, connections
+from django.db.models import Case, Exists, Field, Model, OuterRef, Value, When
 from django.db.models.fields.json import KT
+from django.db.models.functions import Cast
 
 from accounts.models import User
-from games.models import Game, GameAction, Seat, Table
+from games.models import DeedRow, Game, GameAction, Seat, Table
 from moderation.models import Sanction
-from moderation.selectors import LOCKOUT
+from moderation.selectors import LOCKOUT, active_sanctions
 
 
 @dataclass(frozen=True)
@@ -60,6 +71,22 @@ class _Columns:
                 value = func(value, col, connection)
             converted.append(value)
         return self.model.from_db(connection.alias, self.names, converted)
+
+
+@dataclass(frozen=True)
+class _Compiled:
+    """A statement (or part of one) the ORM compiled once, with stand-ins for the values that
+    change from call to call: ``slots`` names their places among the parameters."""
+
+    sql: str
+    params: tuple
+    slots: dict[str, int]
+
+    def fill(self, **values: Any) -> list:
+        params = list(self.params)
+        for name, value in values.items():
+            params[self.slots[name]] = value
+        return params
 
 
 def _columns(model: type[Model], alias: str, connection) -> _Columns:
@@ -88,26 +115,32 @@ def _game_sql(alias: str, lock: bool) -> tuple[str, _Columns, _Columns]:
     return sql, game, table
 
 
+def _seat_table(connection) -> str:
+    """The seat table's own name, no alias: moderation's lockout subquery, compiled by the ORM,
+    refers to the seat's user by it."""
+    return connection.ops.quote_name(Seat._meta.db_table)
+
+
 def _seat_order(connection) -> str:
-    quote = connection.ops.quote_name
-    return ", ".join(f"s.{quote(Seat._meta.get_field(name.lstrip('-')).column)}{' DESC' if name[0] == '-' else ''}"
+    quote, seat = connection.ops.quote_name, _seat_table(connection)
+    return ", ".join(f"{seat}.{quote(Seat._meta.get_field(name.lstrip('-')).column)}{' DESC' if name[0] == '-' else ''}"
                      for name in Seat._meta.ordering)
 
 
 def _user_join(connection) -> str:
     quote = connection.ops.quote_name
     return (f" LEFT OUTER JOIN {quote(User._meta.db_table)} u"
-            f" ON u.{quote(User._meta.pk.column)} = s.{quote('user_id')}")
+            f" ON u.{quote(User._meta.pk.column)} = {_seat_table(connection)}.{quote('user_id')}")
 
 
 @cache
 def _seats_sql(alias: str, lockout: bool) -> tuple[str, _Columns, _Columns]:
     connection = connections[alias]
-    seat, user = _columns(Seat, "s", connection), _columns(User, "u", connection)
+    seat, user = _columns(Seat, _seat_table(connection), connection), _columns(User, "u", connection)
     quote = connection.ops.quote_name
-    locked = f", {_lockout_sql(connection)}" if lockout else ""
-    sql = (f"SELECT {seat.select}, {user.select}{locked} FROM {quote(Seat._meta.db_table)} s{_user_join(connection)}"
-           f" WHERE s.{quote('table_id')} = %s ORDER BY {_seat_order(connection)}")
+    locked = f", {_lockout(alias).sql}" if lockout else ""
+    sql = (f"SELECT {seat.select}, {user.select}{locked} FROM {_seat_table(connection)}{_user_join(connection)}"
+           f" WHERE {_seat_table(connection)}.{quote('table_id')} = %s ORDER BY {_seat_order(connection)}")
     return sql, seat, user
 
 
@@ -115,12 +148,13 @@ def _seats_sql(alias: str, lockout: bool) -> tuple[str, _Columns, _Columns]:
 def _game_seats_sql(alias: str, lock: bool, lockout: bool) -> tuple[str, list[_Columns]]:
     connection = connections[alias]
     cols = [_columns(Game, "g", connection), _columns(Table, "t", connection),
-            _columns(Seat, "s", connection), _columns(User, "u", connection)]
+            _columns(Seat, _seat_table(connection), connection), _columns(User, "u", connection)]
     quote = connection.ops.quote_name
-    locked = f", {_lockout_sql(connection)}" if lockout else ""
+    locked = f", {_lockout(alias).sql}" if lockout else ""
+    seat = _seat_table(connection)
     sql = (f"SELECT {', '.join(c.select for c in cols)}{locked} FROM {quote(Game._meta.db_table)} g"
            f" INNER JOIN {quote(Table._meta.db_table)} t ON t.{quote(Table._meta.pk.column)} = g.{quote('table_id')}"
-           f" LEFT OUTER JOIN {quote(Seat._meta.db_table)} s ON s.{quote('table_id')} = g.{quote('table_id')}"
+           f" LEFT OUTER JOIN {seat} ON {seat}.{quote('table_id')} = g.{quote('table_id')}"
            f"{_user_join(connection)}"
            f" WHERE g.{quote(Game._meta.pk.column)} = %s ORDER BY {_seat_order(connection)}")
     features = connection.features
@@ -130,19 +164,26 @@ def _game_seats_sql(alias: str, lock: bool, lockout: bool) -> tuple[str, list[_C
     return sql, cols
 
 
-def _lockout_sql(connection) -> str:
-    """Whether the seat's user has a suspension or ban in force at the time given (the one
-    parameter): moderation.selectors.active_sanctions with LOCKOUT's kinds, as a column."""
-    meta = Sanction._meta
-    quote = connection.ops.quote_name
+# A stand-in for the lockout's time while the ORM compiles moderation's rule (found again among
+# the parameters, and replaced at each call).
+_AT = datetime(2000, 1, 1, 0, 0, 13, tzinfo=UTC)
 
-    def col(name: str) -> str:
-        return f"x.{quote(meta.get_field(name).column)}"
 
-    kinds = ", ".join(f"'{kind}'" for kind in LOCKOUT)  # (the model's own choices: no quotes in them)
-    return (f"EXISTS (SELECT 1 FROM {quote(meta.db_table)} x WHERE {col('user')} = s.{quote('user_id')}"
-            f" AND {col('kind')} IN ({kinds}) AND {col('lifted_at')} IS NULL"
-            f" AND ({col('until')} IS NULL OR {col('until')} > %s))")
+def _at(value: datetime, connection) -> Any:
+    return Sanction._meta.get_field("until").get_db_prep_value(value, connection)
+
+
+@cache
+def _lockout(alias: str) -> _Compiled:
+    """Whether the seat's user is locked out of the site at a time (the one slot, "at"), as a
+    column: ``moderation.selectors.active_sanctions`` with LOCKOUT's kinds (the rule
+    ``moderation.selectors.lockout`` applies), compiled by the ORM as an EXISTS on the seat's
+    user. The rule stays moderation's: a change to it changes this column."""
+    connection = connections[alias]
+    query = Seat.objects.using(alias).annotate(
+        locked_out=Exists(active_sanctions(user=OuterRef("user"), kinds=LOCKOUT, at=_AT))).query
+    sql, params = query.get_compiler(alias).compile(query.annotations["locked_out"])
+    return _Compiled(sql, tuple(params), {"at": list(params).index(_at(_AT, connection))})
 
 
 def game_with_table(game_id: int, *, lock: bool = False, using: str = "default") -> Game | None:
@@ -167,11 +208,11 @@ def _game(row: tuple, game_cols: _Columns, table_cols: _Columns, connection) -> 
 
 
 def _rows(sql: str, key: int, lockout_at: datetime | None, connection) -> list[tuple]:
-    """The rows of ``sql`` for the id ``key``, with the lockout's time as the first parameter
-    when it is asked for (``_lockout_sql`` comes before the WHERE)."""
+    """The rows of ``sql`` for the id ``key``, after the lockout's parameters when it is asked
+    for (its column comes before the WHERE)."""
     params: list[Any] = [int(key)]
     if lockout_at is not None:
-        params.insert(0, Sanction._meta.get_field("until").get_db_prep_value(lockout_at, connection))
+        params[:0] = _lockout(connection.alias).fill(at=_at(lockout_at, connection))
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
         return cursor.fetchall()
@@ -233,28 +274,24 @@ def _log_queryset(alias: str, game_id: int, before: int | None, limit: int):
 
 
 @cache
-def _log_sql(alias: str, before: bool, limit: int) -> tuple[str, tuple, int, int | None, list[str], list]:
+def _log_sql(alias: str, before: bool, limit: int) -> tuple[_Compiled, list[str], list]:
     compiler = _log_queryset(alias, _GAME, _BEFORE if before else None, limit).query.get_compiler(alias)
     sql, params = compiler.as_sql()
-    game_at = params.index(_GAME)
-    before_at = params.index(_BEFORE) if before else None
+    slots = {"game": params.index(_GAME), **({"before": params.index(_BEFORE)} if before else {})}
     names = [*compiler.query.values_select, *compiler.query.annotation_select]
     fields = [s[0] for s in compiler.select[: compiler.col_count]]
     converters = sorted(compiler.get_converters(fields).items())
-    return sql, tuple(params), game_at, before_at, names, converters
+    return _Compiled(sql, tuple(params), slots), names, converters
 
 
 def log_rows(game_id: int, *, before: int | None = None, limit: int, using: str = "default") -> list[dict]:
     """The game's log rows before ``before`` (all, without), newest first, at most ``limit``:
     dicts of LOG_FIELDS and "reason", as the ORM's ``values()`` gives them."""
-    sql, params, game_at, before_at, names, converters = _log_sql(using, before is not None, int(limit))
-    params = list(params)
-    params[game_at] = int(game_id)
-    if before_at is not None:
-        params[before_at] = int(before)
+    statement, names, converters = _log_sql(using, before is not None, int(limit))
+    params = statement.fill(game=int(game_id), **({"before": int(before)} if before is not None else {}))
     connection = connections[using]
     with connection.cursor() as cursor:
-        cursor.execute(sql, params)
+        cursor.execute(statement.sql, params)
         rows = cursor.fetchall()
     out = []
     for row in rows:
@@ -264,3 +301,169 @@ def log_rows(game_id: int, *, before: int | None = None, limit: int, using: str 
                 row[i] = func(row[i], expression, connection)
         out.append(dict(zip(names, row, strict=True)))
     return out
+
+
+# ---------------------------------------------------------------------------------------------
+# Writes
+# ---------------------------------------------------------------------------------------------
+
+@cache
+def _update_sql(alias: str, names: tuple[str, ...]) -> tuple[str, list[Field]]:
+    connection = connections[alias]
+    quote = connection.ops.quote_name
+    fields = [Game._meta.get_field(name) for name in names]
+    assignments = ", ".join(f"{quote(f.column)} = %s" for f in fields)
+    sql = f"UPDATE {quote(Game._meta.db_table)} SET {assignments} WHERE {quote(Game._meta.pk.column)} = %s"
+    return sql, fields
+
+
+def _update_values(game: Game, columns: list[Field], connection) -> list:
+    return [*(f.get_db_prep_save(f.pre_save(game, False), connection) for f in columns), game.pk]
+
+
+def update_game(game: Game, fields: list[str], *, using: str = "default") -> None:
+    """Write ``fields`` of ``game``'s row, as ``game.save(update_fields=fields)`` does."""
+    connection = connections[using]
+    sql, columns = _update_sql(using, tuple(dict.fromkeys(fields)))
+    values = _update_values(game, columns, connection)
+    with connection.cursor() as cursor:
+        cursor.execute(sql, values)
+        if cursor.rowcount != 1:
+            raise DatabaseError("Save with update_fields did not affect any rows.")
+
+
+@cache
+def _insert_sql(alias: str, rows: int) -> tuple[str, list[Field], bool]:
+    connection = connections[alias]
+    quote = connection.ops.quote_name
+    meta = GameAction._meta
+    fields = [f for f in meta.concrete_fields if not f.primary_key]
+    one = "(" + ", ".join(["%s"] * len(fields)) + ")"
+    sql = (f"INSERT INTO {quote(meta.db_table)} ({', '.join(quote(f.column) for f in fields)})"
+           f" VALUES {', '.join([one] * rows)}")
+    returning = connection.features.can_return_rows_from_bulk_insert
+    if returning:
+        sql += f" RETURNING {quote(meta.pk.column)}"
+    return sql, fields, returning
+
+
+def insert_actions(rows: list[GameAction], *, using: str = "default") -> None:
+    """Insert the unsaved ``rows`` (in one statement), as ``GameAction.objects.create`` inserts
+    each: afterwards each has its ``pk`` and is a saved instance of the database ``using``."""
+    if not rows:
+        return
+    connection = connections[using]
+    sql, fields, returning = _insert_sql(using, len(rows))
+    values = _insert_values(rows, fields, connection)
+    with connection.cursor() as cursor:
+        cursor.execute(sql, values)
+        if returning:
+            ids = [r[0] for r in cursor.fetchall()]
+        else:
+            # (A backend without RETURNING for several rows: read them back by their sequence.)
+            game_ids = {row.game_id for row in rows}
+            found = {(seq, sub): pk for seq, sub, pk in GameAction.objects.using(using).filter(
+                game_id__in=game_ids, seq__in=[row.seq for row in rows]).values_list("seq", "sub", "pk")}
+            ids = [found[row.seq, row.sub] for row in rows]
+    _saved(rows, ids, using)
+
+
+def _insert_values(rows: list[GameAction], fields: list[Field], connection) -> list:
+    return [f.get_db_prep_save(f.pre_save(row, True), connection) for row in rows for f in fields]
+
+
+def _saved(rows: list[GameAction], ids: list[int], using: str) -> None:
+    for row, pk in zip(rows, ids, strict=True):
+        row.pk = pk
+        row._state.adding = False
+        row._state.db = using
+
+
+@cache
+def _move_sql(alias: str, names: tuple[str, ...], rows: int) -> tuple[str, list[Field], list[Field]]:
+    connection = connections[alias]
+    quote = connection.ops.quote_name
+    update, columns = _update_sql(alias, names)
+    insert, fields, _returning = _insert_sql(alias, rows)
+    # (The ids in the order the rows were inserted: their sequence's, which is VALUES order.)
+    sql = (f"WITH new_rows AS ({insert}) {update}"
+           f" RETURNING (SELECT array_agg({quote(GameAction._meta.pk.column)}"
+           f" ORDER BY {quote(GameAction._meta.pk.column)}) FROM new_rows)")
+    return sql, columns, fields
+
+
+def write_move(game: Game, fields: list[str], rows: list[GameAction], *, using: str = "default") -> None:
+    """``insert_actions(rows)`` and ``update_game(game, fields)``, in one statement on PostgreSQL
+    (elsewhere the two of them): the same rows, and the same DatabaseError when the game's row
+    is gone (the log rows are then not written either, with the transaction rolled back)."""
+    connection = connections[using]
+    if not rows or connection.vendor != "postgresql":
+        insert_actions(rows, using=using)
+        update_game(game, fields, using=using)
+        return
+    sql, columns, row_fields = _move_sql(using, tuple(dict.fromkeys(fields)), len(rows))
+    values = [*_insert_values(rows, row_fields, connection), *_update_values(game, columns, connection)]
+    with connection.cursor() as cursor:
+        cursor.execute(sql, values)
+        found = cursor.fetchone()
+    if found is None:
+        raise DatabaseError("Save with update_fields did not affect any rows.")
+    _saved(rows, found[0], using)
+
+
+DEED_FIELDS = ("owner_seat", "level", "mortgaged", "mortgaged_round")
+
+
+@cache
+def _deeds_sql(alias: str, squares: int) -> tuple[str, list[Field]]:
+    connection = connections[alias]
+    quote = connection.ops.quote_name
+    meta = DeedRow._meta
+    fields = [meta.get_field(name) for name in DEED_FIELDS]
+    game, square = quote(meta.get_field("game").column), quote(meta.get_field("square").column)
+    if squares == 1:
+        assignments = ", ".join(f"{quote(f.column)} = %s" for f in fields)
+        return f"UPDATE {quote(meta.db_table)} SET {assignments} WHERE {game} = %s AND {square} = %s", fields
+    # (Each value cast to its column's type: PostgreSQL types a column of NULLs in VALUES as text.)
+    one = "(" + ", ".join(f"CAST(%s AS {f.db_type(connection)})"
+                          for f in (meta.get_field("square"), *fields)) + ")"
+    names = ", ".join(quote(f.column) for f in (meta.get_field("square"), *fields))
+    assignments = ", ".join(f"{quote(f.column)} = v.{quote(f.column)}" for f in fields)
+    sql = (f"UPDATE {quote(meta.db_table)} AS d SET {assignments}"
+           f" FROM (VALUES {', '.join([one] * squares)}) AS v({names})"
+           f" WHERE d.{game} = %s AND d.{square} = v.{square}")
+    return sql, fields
+
+
+def update_deeds(game_id: int, values: dict[int, dict], *, using: str = "default") -> None:
+    """Write each square's new ``values`` (its DEED_FIELDS) to the game's deed rows, as the ORM's
+    ``filter(game_id=game_id, square=sq).update(**values[sq])`` for each does, in one statement."""
+    if not values:
+        return
+    connection = connections[using]
+    if len(values) > 1 and connection.vendor != "postgresql":
+        _update_deeds_orm(game_id, values, using)
+        return
+    sql, fields = _deeds_sql(using, len(values))
+    if len(values) == 1:
+        [(sq, row)] = values.items()
+        params = [*(f.get_db_prep_save(row[f.name], connection) for f in fields), game_id, sq]
+    else:
+        params = [v for sq, row in values.items()
+                  for v in (sq, *(f.get_db_prep_save(row[f.name], connection) for f in fields))]
+        params.append(game_id)
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+
+
+def _update_deeds_orm(game_id: int, values: dict[int, dict], using: str) -> None:
+    """Several deeds elsewhere than on PostgreSQL: the ORM's one UPDATE, a CASE on the square for
+    each column (as bulk_update writes it)."""
+    cases = {}
+    for name in DEED_FIELDS:
+        col = DeedRow._meta.get_field(name)
+        case = Case(*(When(square=sq, then=Value(row[name], output_field=col)) for sq, row in values.items()),
+                    output_field=col)
+        cases[name] = Cast(case, output_field=col) if connections[using].features.requires_casted_case_in_updates \
+            else case
+    DeedRow.objects.using(using).filter(game_id=game_id, square__in=list(values)).update(**cases)

@@ -24,7 +24,7 @@ from django.utils.translation import gettext_lazy as _
 
 from config.celery import app as celery_app
 from config.celery import queue_on_commit
-from games import hot_writes, live, sql
+from games import live, sql
 from games.aids import pause, seat_clock, standing, vacation
 from games.engine import (
     GameState,
@@ -337,7 +337,7 @@ def _write(sub: Submission, seats: list[Seat], *, fresh: bool = False) -> None:
         # changes: not the version (pushed to the other pages, quoted by their forms), the
         # deadline, the waits, the log's numbering nor the time of the last move.
         game.state = new
-        hot_writes.write_move(game, ["state"], [row for row in sub.rows if row.pk is None])
+        sql.write_move(game, ["state"], [row for row in sub.rows if row.pk is None])
         return
     now = timezone.now()
     waiting = waiting_on(state)
@@ -381,7 +381,7 @@ def _write(sub: Submission, seats: list[Seat], *, fresh: bool = False) -> None:
         # Ratings, XP and achievements come from the record once it is committed (ratings app).
         queue_on_commit("ratings.tasks.record_game_result", game.pk)
     # The log rows the move added and game.save(update_fields=fields), compiled once: one statement.
-    hot_writes.write_move(game, fields, [row for row in sub.rows if row.pk is None])
+    sql.write_move(game, fields, [row for row in sub.rows if row.pk is None])
     live.publish_on_commit(game.pk, game.version)
     _sync_rows(game, state, before, sub.events, now)
     if game.table.pace == Table.Pace.CORRESPONDENCE:
@@ -407,8 +407,8 @@ def _sync_rows(game: Game, state: GameState, before: dict | None, events: list[d
     else:
         changed = list(state.board.deeds)
     if changed:
-        # One UPDATE, without reading the rows first (compiled once: games/hot_writes.py).
-        hot_writes.update_deeds(game.pk, {
+        # One UPDATE, without reading the rows first (compiled once: games/sql.py).
+        sql.update_deeds(game.pk, {
             sq: {"owner_seat": None if new_owner[sq] < 0 else new_owner[sq], "level": new_level[sq],
                  "mortgaged": new_mort[sq], "mortgaged_round": new_mround[sq]} for sq in changed})
     if before is None:

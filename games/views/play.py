@@ -24,14 +24,14 @@ from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import reswap, retarget
 
 from config.ratelimit import limit
-from games import live, services, sql
+from games import live, services
 from games.aids import vacation
 from games.board_words import localized_board
 from games.engine import GameState
 from games.errors import translate_refusal
 from games.links import game_url
 from games.models import Game, Seat, Table
-from games.selectors import VisibleGame, live_names, name_changes, visible_game
+from games.selectors import VisibleGame, game_log, live_names, name_changes, visible_game
 from games.views import move_parts, page_html, present
 from games.views.api import refusal_json, seat_actions
 from games.views.errors import refused_page
@@ -65,8 +65,7 @@ def _load(request: HttpRequest, game_id: int) -> VisibleGame:
 # ---------------------------------------------------------------------------------------------
 
 def _log_rows(game: Game, before: int | None = None, limit: int = LOG_PAGE) -> tuple[list[dict], bool]:
-    # (The ORM's query, compiled once: games/sql.py.)
-    rows = sql.log_rows(game.pk, before=before, limit=limit + 1)
+    rows = game_log(game_id=game.pk, before=before, limit=limit + 1)
     return rows[:limit], len(rows) > limit
 
 
@@ -292,7 +291,7 @@ def _log_since(game: Game, seen: int) -> tuple[list[dict], bool] | None:
         return None
     # (Actions are numbered from 0, one log row each: the newest n rows are those after
     # newest - n.)
-    return sql.log_rows(game.pk, limit=max(newest - seen, 1)), newest + 1 > LOG_PAGE
+    return game_log(game_id=game.pk, limit=max(newest - seen, 1)), newest + 1 > LOG_PAGE
 
 
 def _wants_json(request: HttpRequest) -> bool:
