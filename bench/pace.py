@@ -2,7 +2,7 @@
 the correspondence aids of RULES.md 15 (maximum bids and standing orders).
 
 Plays correspondence games of two humans and two strategy bots through the services
-(games/services.py) with a simulated clock, Celery tasks inline and e-mail in memory. A human
+(games/services/) with a simulated clock, Celery tasks inline and e-mail in memory. A human
 answers each wait some hours after it begins (``--gap``, default 3 h: well inside the 24 h
 deadline, so nothing times out) and makes the decisions of one visit 20 s apart; a visit lasts
 while the game keeps waiting on them in the same turn. Their choices are the strategy bot's (a simple human

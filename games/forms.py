@@ -127,7 +127,7 @@ class TableForm(forms.Form):
         help_text=_("Live tables use the rules' timer in seconds instead."),
     )
 
-    # RULES.md 15, vacation (games/vacation.py).
+    # RULES.md 15, vacation (games/aids/vacation.py).
     vacation_days = forms.IntegerField(
         label=_("Vacation days per player (correspondence)"),
         min_value=0,
@@ -137,7 +137,7 @@ class TableForm(forms.Form):
         help_text=_("Whole days each player may take off during the game, their clock frozen; 0: none."),
     )
 
-    # RULES.md 16, pause length (games/pause.py).
+    # RULES.md 16, pause length (games/aids/pause.py).
     pause_max_minutes = forms.IntegerField(
         label=_("Longest pause in minutes (live)"),
         min_value=1,

@@ -1,7 +1,7 @@
 """Push (issue 12): "game N is at version V", from the transaction that wrote it to every open page
 of that game, within a second and without polling.
 
-- ``publish_on_commit`` (called where a game's version goes up: services._write, and a
+- ``publish_on_commit`` (called where a game's version goes up: services.moves._write, and a
   moderator's close) publishes ``"N V"`` on one Redis pub/sub channel once the transaction has
   committed, so a page never hears of a version it cannot read yet.
 - ``hub()`` is the one subscription of this process (of its event loop, under ASGI), fanned out

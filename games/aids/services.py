@@ -1,9 +1,9 @@
 """The writes of the correspondence aids (RULES.md 15: standing orders, vacation) and of the live
 pause (RULES.md 11), HackSoft style: keyword-only services, each in one transaction, refusing with
 a GameError and changing nothing. What a move needs of them at every step (the orders' answers,
-whether the game is paused, when a clock starts after a vacation) lives in games/standing.py,
-games/pause.py and games/vacation.py, which games/services.py reads; this module writes through
-games/services.py (one direction only: tests/test_import_cycles.py).
+whether the game is paused, when a clock starts after a vacation) lives in games/aids/standing.py,
+games/aids/pause.py and games/aids/vacation.py, which games/services/ reads; this module writes through
+games/services/ (one direction only: tests/test_import_cycles.py).
 """
 
 from __future__ import annotations

@@ -167,7 +167,7 @@ def _site_action(sub: Submission, seats: list[Seat]) -> tuple[int, dict, str, An
 
 
 def _standing_action(sub: Submission, seats: list[Seat]) -> tuple[int, dict, str, Any] | None:
-    """The first standing order (RULES.md 15, games/standing.py) that answers what the game now
+    """The first standing order (RULES.md 15, games/aids/standing.py) that answers what the game now
     waits on, as (seat, action, "standing", user), or None."""
     if sub.state.over:
         return None

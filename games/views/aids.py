@@ -60,7 +60,7 @@ def _number(raw: str, label: object, lo: int, hi: int | None = None) -> int:
 
 def parse_orders(data: QueryDict) -> Orders:
     """The standing orders form, strictly: an unknown field or a repeated one is refused; the
-    choices themselves are checked by the service (games/standing.py)."""
+    choices themselves are checked by the service (games/aids/standing.py)."""
     unknown = set(data) - ORDER_FIELDS
     if unknown or any(len(data.getlist(k)) > 1 for k in data):
         raise FormError(gettext_lazy("this form was not sent by the game page"))
