@@ -1,6 +1,6 @@
 """The few statements every move and every game page runs, each written once per process and
 shape (issue 12, 27), where the ORM compiled it afresh at every request: compiling cost more CPU
-than the database took to answer (about 4 ms of a move, measured in-process over 360 moves).
+than the database took to answer.
 
 One mechanism for all of them: a builder cached per database alias and shape (``@cache``) makes
 the statement once, either from the models' own fields (every concrete column, in the models'
@@ -34,6 +34,9 @@ this does not, and a test says so):
   data-modifying ``WITH`` of the UPDATE), elsewhere the two of them;
 - ``update_deeds(game_id, values)``: the deeds' mirrored rows a move changed, as
   ``DeedRow.objects.filter(game_id=..., square=...).update(**...)`` for each square.
+
+The one PostgreSQL-only statement is ``write_move``'s, kept for a gain measured on two runs of
+bench/move_cpu.py's A/B beside a null one (the figures: the commit that dropped the other fork).
 """
 
 from __future__ import annotations
@@ -415,50 +418,37 @@ DEED_FIELDS = ("owner_seat", "level", "mortgaged", "mortgaged_round")
 
 
 @cache
-def _deeds_sql(alias: str, squares: int) -> tuple[str, list[Field]]:
+def _deed_sql(alias: str) -> tuple[str, list[Field]]:
     connection = connections[alias]
     quote = connection.ops.quote_name
     meta = DeedRow._meta
     fields = [meta.get_field(name) for name in DEED_FIELDS]
     game, square = quote(meta.get_field("game").column), quote(meta.get_field("square").column)
-    if squares == 1:
-        assignments = ", ".join(f"{quote(f.column)} = %s" for f in fields)
-        return f"UPDATE {quote(meta.db_table)} SET {assignments} WHERE {game} = %s AND {square} = %s", fields
-    # (Each value cast to its column's type: PostgreSQL types a column of NULLs in VALUES as text.)
-    one = "(" + ", ".join(f"CAST(%s AS {f.db_type(connection)})"
-                          for f in (meta.get_field("square"), *fields)) + ")"
-    names = ", ".join(quote(f.column) for f in (meta.get_field("square"), *fields))
-    assignments = ", ".join(f"{quote(f.column)} = v.{quote(f.column)}" for f in fields)
-    sql = (f"UPDATE {quote(meta.db_table)} AS d SET {assignments}"
-           f" FROM (VALUES {', '.join([one] * squares)}) AS v({names})"
-           f" WHERE d.{game} = %s AND d.{square} = v.{square}")
-    return sql, fields
+    assignments = ", ".join(f"{quote(f.column)} = %s" for f in fields)
+    return f"UPDATE {quote(meta.db_table)} SET {assignments} WHERE {game} = %s AND {square} = %s", fields
 
 
 def update_deeds(game_id: int, values: dict[int, dict], *, using: str = "default") -> None:
     """Write each square's new ``values`` (its DEED_FIELDS) to the game's deed rows, as the ORM's
-    ``filter(game_id=game_id, square=sq).update(**values[sq])`` for each does, in one statement."""
+    ``filter(game_id=game_id, square=sq).update(**values[sq])`` for each does, in one statement:
+    the one deed of most moves that change any by the statement above, several by the ORM (a
+    PostgreSQL-only UPDATE ... FROM VALUES for several measured no gain: issue 27)."""
     if not values:
         return
-    connection = connections[using]
-    if len(values) > 1 and connection.vendor != "postgresql":
+    if len(values) > 1:
         _update_deeds_orm(game_id, values, using)
         return
-    sql, fields = _deeds_sql(using, len(values))
-    if len(values) == 1:
-        [(sq, row)] = values.items()
-        params = [*(f.get_db_prep_save(row[f.name], connection) for f in fields), game_id, sq]
-    else:
-        params = [v for sq, row in values.items()
-                  for v in (sq, *(f.get_db_prep_save(row[f.name], connection) for f in fields))]
-        params.append(game_id)
+    connection = connections[using]
+    sql, fields = _deed_sql(using)
+    [(sq, row)] = values.items()
+    params = [*(f.get_db_prep_save(row[f.name], connection) for f in fields), game_id, sq]
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
 
 
 def _update_deeds_orm(game_id: int, values: dict[int, dict], using: str) -> None:
-    """Several deeds elsewhere than on PostgreSQL: the ORM's one UPDATE, a CASE on the square for
-    each column (as bulk_update writes it)."""
+    """Several deeds: the ORM's one UPDATE, a CASE on the square for each column (as
+    bulk_update writes it)."""
     cases = {}
     for name in DEED_FIELDS:
         col = DeedRow._meta.get_field(name)
