@@ -56,7 +56,7 @@ def start(table, humans, *, seed: int):
     """Start the table's game with the seed ``seed``: (game, the humans by seat)."""
     from games import services
 
-    with mock.patch.object(services.secrets, "randbits", return_value=seed):
+    with mock.patch("secrets.randbits", return_value=seed):
         game = services.table_start(table=table, by=humans[0])
     seat_of = {s.user_id: s.position for s in table.seats.all() if s.user_id}
     return game, {seat_of[u.pk]: u for u in humans}

@@ -22,7 +22,7 @@ from a generator of its own: both sides get the same mix of moves, and the trimm
 10% lowest and highest dropped) of the two are printed, with their difference. A file whose
 two sides are the same prints a difference within about 0.1 ms: that is the noise.
 
-``--breakdown``: the mean CPU per move of each function named (``games.services:_write``,
+``--breakdown``: the mean CPU per move of each function named (``games.services.moves:_write``,
 ``games.views.present:choices_for``, a method as ``module:Class.method``), as called from
 within the moves and the fetches; it counts whatever calls them.
 

@@ -8,7 +8,7 @@ clock, e-mail in memory and Celery tasks inline, and prints per human per round:
 - e-mails: the notification e-mails they received (your turn, trade offered, auction open;
   the start and the end are counted apart);
 - per decision: what the site sent before issue 14, one e-mail for every decision newly
-  waited on (``services._decision`` changing while the human is waited on).
+  waited on (``moves._decision`` changing while the human is waited on).
 
 - reminders: the reminders (and third-miss warnings) sent when a quarter of a decision's time
   was left (the periodic sweep, notifications/reminders.py, run each time the clock moves on).
@@ -80,9 +80,12 @@ def play(index: int, kind: str, rounds: int, clock: Clock, site: SiteTasks) -> l
     from django.core import mail
     from django.db import transaction
 
-    from games import aids, services, standing
+    from games import services
+    from games.aids import services as aids
+    from games.aids import standing
     from games.engine import GameState, make_bot, waiting_on
     from games.models import Game
+    from games.services import moves
     from notifications import presence, reminders
     from notifications.models import Kind, Notification
 
@@ -109,8 +112,8 @@ def play(index: int, kind: str, rounds: int, clock: Clock, site: SiteTasks) -> l
 
     def observe() -> None:
         # A wait begins for a human the game waits on now and did not before; a decision is new
-        # for each human waited on when services._decision changed.
-        new_decision = services._decision(seen["state"]) != services._decision(game.state)
+        # for each human waited on when moves._decision changed.
+        new_decision = moves._decision(seen["state"]) != moves._decision(game.state)
         for p in game.waiting_seats:
             if p in user_at:
                 waits[p] += p not in seen["waiting"]
@@ -164,10 +167,11 @@ def main() -> None:
         setup(folder)
         clock = Clock()
         site = SiteTasks()
-        from games import services, tasks
+        from games import tasks
+        from games.services import moves
 
         with (mock.patch("django.utils.timezone.now", clock),
-              mock.patch.object(services, "_bots_inline", return_value=False),
+              mock.patch.object(moves, "_bots_inline", return_value=False),
               mock.patch.object(tasks.play_site_action, "apply_async", site.apply_async)):
             print(f"{args.games} correspondence games per kind, classic, 2 humans + 2 strategy bots, "
                   f"at most {args.rounds} rounds")

@@ -2,7 +2,7 @@
 the correspondence aids of RULES.md 15 (maximum bids and standing orders).
 
 Plays correspondence games of two humans and two strategy bots through the services
-(games/services.py) with a simulated clock, Celery tasks inline and e-mail in memory. A human
+(games/services/) with a simulated clock, Celery tasks inline and e-mail in memory. A human
 answers each wait some hours after it begins (``--gap``, default 3 h: well inside the 24 h
 deadline, so nothing times out) and makes the decisions of one visit 20 s apart; a visit lasts
 while the game keeps waiting on them in the same turn. Their choices are the strategy bot's (a simple human
@@ -59,8 +59,9 @@ PRESETS = (("classic", {"income_tax_choice": True}), ("world-classic", {}))
 
 
 def play(index: int, preset: str, options: dict, mode: str, args, clock: Clock) -> list[dict]:
-    from games import aids as aid_services
-    from games import services, standing
+    from games import services
+    from games.aids import services as aid_services
+    from games.aids import standing
     from games.engine import GameState, make_bot, waiting_on
     from games.models import Game, GameAction
 
@@ -144,8 +145,9 @@ def play_clock(index: int, table_options: dict, auto: bool, args, clock: Clock) 
     ``answer_delay``, and every deadline that falls before they do is swept as the site sweeps it
     (services.game_timeout: a timeout, or with ``auto`` an automatic vacation day)."""
     from accounts.models import User
-    from games import aids as aid_services
-    from games import services, standing
+    from games import services
+    from games.aids import services as aid_services
+    from games.aids import standing
     from games.engine import GameState, make_bot, waiting_on
     from games.models import Game, GameAction
 

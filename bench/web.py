@@ -407,11 +407,11 @@ def start_gunicorn(port: int, workers: int, threads: int, server: str = "asgi") 
         str(ROOT),
     ]
     if server == "asgi":
-        # As in production (README): uvicorn's workers under gunicorn (config/server.py: its
-        # loop wakes once a second, not ten times), a connection pool each.
+        # As in production (README): uvicorn's workers under gunicorn (config/gunicorn.py), a
+        # connection pool each.
         # Idle keep-alive connections stay open between slices (gunicorn's default closes them
         # after 2 s, racing the client's next request on them).
-        cmd += ["--worker-class", "config.server.Worker", "--keep-alive", "120"]
+        cmd += ["--worker-class", "config.gunicorn.Worker", "--keep-alive", "120"]
     elif threads > 1:
         cmd += ["--worker-class", "gthread", "--threads", str(threads)]
     env = os.environ.copy()

@@ -1,4 +1,4 @@
-"""The one call a move makes into the group chats (games.services._write, correspondence
+"""The one call a move makes into the group chats (games.services.moves._write, correspondence
 tables): in the move's transaction, one UPDATE marks the game's status posts dirty, and the
 delivery is queued after the commit. No request to any chat is ever made in the move.
 

@@ -38,10 +38,10 @@ def build(game) -> Status:
     from games.board_words import localized_board
     from games.engine import GameState, waiting_on
     from games.engine.events import visible_to
-    from games.hot_reads import log_rows
     from games.links import absolute, game_path
     from games.models import Seat
     from games.selectors import live_names
+    from games.sql import log_rows
     from games.views.present import decision_text, event_lines
 
     table = game.table

@@ -16,13 +16,6 @@ answer makes some 400 of them, issue 12). No template calls a dict's methods, an
 missing still falls back to the attribute, so what a template draws is the same
 (tests/test_jinja2_env.py).
 
-``_()`` is looked up once per message and language: each template drawn (``SiteTemplate``) gets
-the ``_`` of the language active as it starts, which keeps what Django's ``gettext`` gave for each
-message. A move's answer says some 60 words, and each of Django's lookups went through the
-request's active language and every catalogue in turn (issue 12). The words are the templates'
-own literals (no template translates a value it was given), and are forgotten when the
-languages or catalogues in the settings change, as Django's own translations are.
-
 A template's globals are one dict (``SiteEnvironment.make_globals``), not Jinja2's ChainMap of
 its own over the environment's: every render copies them into its context, and iterating the
 ChainMap in Python was two thirds of what a small partial cost (19 us of 26; a move's answer
@@ -34,32 +27,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.utils.translation import get_language, gettext, ngettext
-from jinja2 import Environment, Template
+from django.utils.translation import gettext, ngettext
+from jinja2 import Environment
 from markupsafe import Markup, escape
 
 from accounts import names
-from config.words import keeper, per_language
 from games import formats
 
 
-class SiteTemplate(Template):
-    def new_context(self, vars=None, shared=False, locals=None):
-        if not shared:
-            # (A template drawn on its own, not an include: it takes its caller's context.)
-            vars = {"_": _words(get_language()), **(vars or {})}
-        return super().new_context(vars, shared, locals)
-
-
-@per_language
-def _words(language: str | None):
-    """``_()`` for templates drawn while ``language`` is active (config/words.py)."""
-    return keeper(_gettext)
-
-
 class SiteEnvironment(Environment):
-    template_class = SiteTemplate
-
     def make_globals(self, d: dict[str, Any] | None) -> dict[str, Any]:
         # The environment's globals overlaid with the template's own, as one dict (see above).
         return {**self.globals, **(d or {})}

@@ -4,7 +4,7 @@ to end the game; if every active player agrees within the window (24 h on corres
 winning (section 12). Ratings count it as a result when section 13's conditions hold
 (ratings/record.py reads the engine's "agreed_end" event).
 
-"Every active player" is every person still in the game, as for a pause (games/pause.py):
+"Every active player" is every person still in the game, as for a pause (games/aids/pause.py):
 bots never object, a seat a bot plays since its player's third missed turn has no say, and
 bankrupt players have none. The proposal lives in ``Game.aids["end"]``: ``n`` numbers the
 proposals of a game (an answer names the one it answers, so one to a withdrawn, declined or
@@ -28,10 +28,12 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from config.celery import queue_on_commit
-from games import pause, services, site_notes
+from games import site_notes
+from games.aids import pause
 from games.engine import GameState
 from games.errors import GameError, NotAllowed, StaleVersion
 from games.models import Game, Seat, Table
+from games.services import moves
 
 WINDOW_CORRESPONDENCE = timedelta(hours=24)
 WINDOW_LIVE = timedelta(seconds=30)
@@ -79,13 +81,13 @@ def _locked(game_id: int, user, expected_version: int | None) -> tuple[Game, lis
     """The game locked, its seats and ``user``'s seat number, for a proposal's write: refused for
     a game that is over, a stale page, someone without a seat (a spectator), a seat a bot plays
     and a player out of the game."""
-    game = services._locked_game(game_id)
+    game = moves._locked_game(game_id)
     if game.status != Game.Status.ACTIVE:
         raise GameError(_("this game is over"))
     if expected_version is not None and expected_version != game.version:
         raise StaleVersion(_("the game has moved on since your page was drawn; here is the current position"))
-    seats = services._seats(game, None)
-    seat = services._seat_of(seats, user)
+    seats = moves._seats(game, None)
+    seat = moves._seat_of(seats, user)
     if seat is None:
         raise NotAllowed(_("you are not playing in this game"))
     if seat.bot:
@@ -102,27 +104,27 @@ def _open_or_refuse(game: Game, n: int, now: datetime) -> Proposal:
     return proposal
 
 
-def _submission(game: Game) -> services.Submission:
-    return services.Submission(game=game, state=GameState.from_json(game.state), before=game.state)
+def _submission(game: Game) -> moves.Submission:
+    return moves.Submission(game=game, state=GameState.from_json(game.state), before=game.state)
 
 
 def _close(game: Game, data: dict) -> None:
     game.aids = {**(game.aids or {}), "end": {"n": data["n"]}, "shown": game.version + 1}
 
 
-def _write(game: Game, seats: list[Seat], sub: services.Submission) -> None:
+def _write(game: Game, seats: list[Seat], sub: moves.Submission) -> None:
     """Write the notes (and the end) with the game, as a move is written: a new version for the
     open pages, the end's result and e-mails when the game is over."""
     game.save(update_fields=["aids"])
-    services._write(sub, seats)
+    moves._write(sub, seats)
 
 
-def _finish_if_all(game: Game, seats: list[Seat], sub: services.Submission, agreed: set[int], last: int) -> bool:
+def _finish_if_all(game: Game, seats: list[Seat], sub: moves.Submission, agreed: set[int], last: int) -> bool:
     """End the game when every active player has agreed: the engine's ``end_agreed``, source
     "agreement" (the proposal's record shows who agreed, the end is the players' together)."""
     if not voters(seats, game.state) <= agreed:
         return False
-    services._apply(sub, {"type": "end_agreed", "player": last}, seat=last, source="agreement")
+    moves._apply(sub, {"type": "end_agreed", "player": last}, seat=last, source="agreement")
     return True
 
 

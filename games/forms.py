@@ -15,11 +15,11 @@ from django.utils.text import capfirst
 from django.utils.translation import gettext_lazy as _
 
 from games import clock, meter
+from games.aids.pause import PAUSE_MAX_MINUTES_DEFAULT, PAUSE_MAX_MINUTES_MAX
 from games.engine import PRESET_NAMES, PRESETS, InvalidRules
 from games.errors import translate_refusal
 from games.models import Table
 from games.options import CORRESPONDENCE_ROUNDS, PRESET_LABELS, clock_refusal, table_rules
-from games.pause import PAUSE_MAX_MINUTES_DEFAULT, PAUSE_MAX_MINUTES_MAX
 
 TURN_HOUR_CHOICES = [
     (1, _("1 hour")),
@@ -127,7 +127,7 @@ class TableForm(forms.Form):
         help_text=_("Live tables use the rules' timer in seconds instead."),
     )
 
-    # RULES.md 15, vacation (games/vacation.py).
+    # RULES.md 15, vacation (games/aids/vacation.py).
     vacation_days = forms.IntegerField(
         label=_("Vacation days per player (correspondence)"),
         min_value=0,
@@ -137,7 +137,7 @@ class TableForm(forms.Form):
         help_text=_("Whole days each player may take off during the game, their clock frozen; 0: none."),
     )
 
-    # RULES.md 16, pause length (games/pause.py).
+    # RULES.md 16, pause length (games/aids/pause.py).
     pause_max_minutes = forms.IntegerField(
         label=_("Longest pause in minutes (live)"),
         min_value=1,

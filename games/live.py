@@ -1,7 +1,7 @@
 """Push (issue 12): "game N is at version V", from the transaction that wrote it to every open page
 of that game, within a second and without polling.
 
-- ``publish_on_commit`` (called where a game's version goes up: services._write, and a
+- ``publish_on_commit`` (called where a game's version goes up: services.moves._write, and a
   moderator's close) publishes ``"N V"`` on one Redis pub/sub channel once the transaction has
   committed, so a page never hears of a version it cannot read yet.
 - ``hub()`` is the one subscription of this process (of its event loop, under ASGI), fanned out
@@ -22,7 +22,6 @@ import asyncio
 import contextlib
 import logging
 import os
-import threading
 import weakref
 
 import redis
@@ -31,6 +30,8 @@ from django.conf import settings
 from django.core.handlers.asgi import ASGIRequest
 from django.db import connection, transaction
 from django.http import HttpRequest
+from redis.backoff import NoBackoff
+from redis.retry import Retry
 
 log = logging.getLogger(__name__)
 
@@ -38,7 +39,7 @@ log = logging.getLogger(__name__)
 CHAT = "chat"
 # How long a new stream waits for this process's subscription (the first stream starts it).
 CONNECT_TIMEOUT = 5.0
-_publisher: _Publisher | None = None
+_clients: dict[str, redis.Redis] = {}  # (by LIVE_REDIS_URL: tests change it)
 
 
 def enabled() -> bool:
@@ -58,53 +59,19 @@ def channel() -> str:
     return f"{settings.LIVE_CHANNEL_PREFIX}:{connection.settings_dict['NAME']}:games"
 
 
-class _Publisher:
-    """This process's one connection to LIVE_REDIS_URL for its publishes: redis-py's own
-    ``Connection``, used without the ``redis.Redis`` client and its pool, whose checkout, release
-    and instrumentation cost as much CPU as the publish itself (in-process, a move cost 0.23 ms
-    less: bench/move_cpu.py, issue 12). What the pool did for it, this does: one command at a
-    time (a lock: ASGI's and Celery's threads share the process), a new connection in a forked
-    child (never the parent's socket), and a command sent once more on a new connection when
-    one that had worked is found dropped (Redis restarted, an idle timeout). A publish said twice
-    is harmless: pages fetch only a version newer than theirs."""
-
-    def __init__(self, url: str) -> None:
-        self.url = url
-        self._lock = threading.Lock()
-        self._connection: redis.Connection | None = None
-        self._pid = 0
-        self._worked = False  # the connection has answered a command since it was made
-
-    def _current(self) -> redis.Connection:
-        if self._connection is None or self._pid != os.getpid():
-            # Short timeouts: a move has been committed already, it must not wait on a dead Redis.
-            pool = redis.ConnectionPool.from_url(self.url, socket_timeout=1, socket_connect_timeout=1)
-            self._connection, self._pid, self._worked = pool.make_connection(), os.getpid(), False
-        return self._connection
-
-    def command(self, *args: str) -> object:
-        with self._lock:
-            while True:
-                connection, again = self._current(), self._worked
-                try:
-                    connection.send_command(*args)
-                    answer = connection.read_response()
-                except (redis.ConnectionError, redis.TimeoutError, OSError):
-                    connection.disconnect()
-                    self._worked = False
-                    if not again:
-                        raise
-                    continue
-                self._worked = True
-                return answer
-
-
-def _client() -> _Publisher:
-    global _publisher
+def _client() -> redis.Redis:
+    """This process's client for its publishes: redis-py's own, whose pool keeps one connection
+    per thread that publishes at once, makes new ones in a forked child (never the parent's
+    socket), and sends a command once more on a new connection when the one it kept was found
+    dropped (Redis restarted, an idle timeout). A publish said twice is harmless: pages fetch
+    only a version newer than theirs. Short timeouts: the move has been committed already, it
+    must not wait on a dead Redis."""
     url = settings.LIVE_REDIS_URL
-    if _publisher is None or _publisher.url != url:
-        _publisher = _Publisher(url)
-    return _publisher
+    client = _clients.get(url)
+    if client is None:
+        client = _clients[url] = redis.Redis.from_url(
+            url, socket_timeout=1, socket_connect_timeout=1, retry=Retry(NoBackoff(), 1))
+    return client
 
 
 def publish(game_id: int, version: int) -> None:
@@ -131,7 +98,7 @@ def publish_chat_on_commit(game_id: int) -> None:
 
 def _publish_to(name: str, game_id: int, what: int | str) -> None:
     try:
-        _client().command("PUBLISH", name, f"{int(game_id)} {what}")
+        _client().publish(name, f"{int(game_id)} {what}")
     except (redis.RedisError, OSError) as error:
         log.warning("live: could not publish game %s %s: %s", game_id, what, error)
 

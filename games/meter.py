@@ -41,7 +41,6 @@ from games.engine import (
     IllegalAction,
     apply,
     public_position,
-    release,
     seen_cards,
     trade_meter,
 )
@@ -117,7 +116,6 @@ def proposed_position(state: GameState, *, me: int, other: int, give: dict, take
         apply(st, {"type": "propose", "player": me, "to": other, "give": give, "take": take}, events=False)
     except IllegalAction as e:
         raise MeterError(translate_refusal(e)) from None
-    release(st)
     return st
 
 

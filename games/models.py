@@ -58,7 +58,7 @@ class Table(models.Model):
     # RULES.md 15, vacation: whole days each player may take per game (correspondence; 0: none).
     vacation_days = models.PositiveSmallIntegerField(default=7)
     # RULES.md 16, pause length: the longest a live game stays paused before the countdown to
-    # resume starts by itself (games/pause.py).
+    # resume starts by itself (games/aids/pause.py).
     pause_max_minutes = models.PositiveSmallIntegerField(default=15)
     # RULES.md 16, clocks for real life (correspondence; games/clock.py): each player's time bank
     # and what an answer within a decision's own time adds to it (whole hours; 0: off); the
@@ -220,9 +220,9 @@ class Game(models.Model):
     # reminder (issue 14), swept by notifications.tasks.send_reminders; null once it is sent.
     reminder_at = models.DateTimeField(null=True, blank=True, db_index=True)
     # What the aids of issue 10 need at every move, read with the game's locked row (no query
-    # more): "orders", the seats with standing orders (games/standing.py); "pause", "paused" or
-    # the ISO time a live game's countdown to resume ends (games/pause.py); "shown", the version
-    # of the last change to what the aids panel shows (games/aids.py: the page's frame mark).
+    # more): "orders", the seats with standing orders (games/aids/standing.py); "pause", "paused" or
+    # the ISO time a live game's countdown to resume ends (games/aids/pause.py); "shown", the version
+    # of the last change to what the aids panel shows (games/aids/services.py: the page's frame mark).
     aids = models.JSONField(default=dict, blank=True)
     started_at = models.DateTimeField(auto_now_add=True)
     finished_at = models.DateTimeField(null=True, blank=True)
@@ -394,11 +394,11 @@ class ReplayChunk(models.Model):
 
 
 # ---------------------------------------------------------------------------------------------
-# Correspondence aids (RULES.md 15, site level; issue 10): games/standing.py, services
+# Correspondence aids (RULES.md 15, site level; issue 10): games/aids/standing.py, services
 # ---------------------------------------------------------------------------------------------
 
 class StandingOrder(models.Model):
-    """A player's standing orders in one game (games/standing.py plays them). One row per seat;
+    """A player's standing orders in one game (games/aids/standing.py plays them). One row per seat;
     an empty field is no order. Deleting the row cancels every order."""
 
     class Jail(models.TextChoices):
@@ -456,7 +456,7 @@ class Vacation(models.Model):
 
 
 class Pause(models.Model):
-    """A live game's pause (RULES.md 11, site level; games/pause.py): asked by a player, granted
+    """A live game's pause (RULES.md 11, site level; games/aids/pause.py): asked by a player, granted
     when every active player agrees within 30 s, then resumed after every player confirms and a
     short countdown. One row per game at most, deleted when the request lapses or play resumes."""
 

@@ -15,7 +15,7 @@ from typing import NamedTuple
 from django.db.models import Count, Exists, F, OuterRef, Prefetch, Q, QuerySet, Subquery
 from django.utils import timezone
 
-from games import hot_reads
+from games import sql
 from games.engine import RuleSet
 from games.links import game_path, table_path
 from games.models import Game, GameAction, Invitation, Seat, Table
@@ -239,9 +239,9 @@ def _sees(user, table: Table, seats: list[Seat]) -> bool:
 
 def visible_game(*, game_id: int, user) -> VisibleGame | None:
     """The game, if the user may see it (the rule of its table, ``_seen_by``): one query, the
-    game with its table and seats (read for the page anyway, games/hot_reads.py), and the rule
+    game with its table and seats (read for the page anyway, games/sql.py), and the rule
     decided on them (``_sees``)."""
-    found = hot_reads.game_with_seats(game_id)
+    found = sql.game_with_seats(game_id)
     if found is None:
         return None
     game, seats = found
@@ -251,6 +251,12 @@ def visible_game(*, game_id: int, user) -> VisibleGame | None:
     if user.is_authenticated:
         me = next((s for s in seats if s.user_id == user.pk), None)
     return VisibleGame(game, seats, me)
+
+
+def game_log(*, game_id: int, before: int | None = None, limit: int) -> list[dict]:
+    """The game's log rows before ``before`` (all, without), newest first, at most ``limit``
+    (games/sql.py's log_rows): for a game the viewer may see (``visible_game``)."""
+    return sql.log_rows(game_id, before=before, limit=limit)
 
 
 @dataclass

@@ -85,15 +85,14 @@ def process_deadlines() -> int:
 @shared_task(ignore_result=True)
 def expire_pauses() -> int:
     """RULES.md 16: live games paused longer than their table allows resume by themselves."""
-    from games import aids
-
+    from games.aids import services as aids
     return aids.pauses_expire()
 
 
 @shared_task(ignore_result=True)
 def play_site_action(game_id: int, version: int) -> int:
     """One action the site plays for a seat (a bot's), queued on commit by the write of
-    ``version`` (services._queue_site_action). Idempotent: a duplicate or stale delivery finds
+    ``version`` (services.moves._queue_site_action). Idempotent: a duplicate or stale delivery finds
     the game at another version and does nothing, so it is acknowledged late (settings.py) and
     a worker's death redelivers it without any risk of playing twice."""
     return services.game_site_action(game_id=game_id, seen_version=version)

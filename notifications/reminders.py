@@ -4,7 +4,7 @@ decision would be their third missed turn in a row, the forfeit of RULES.md 11 (
 handed to a bot, RULES.md 15).
 
 No task per deadline (NOTES.md: distant ETAs are held in worker memory and redelivered): each
-move writes the game's indexed ``reminder_at`` (games.services._reminder_at) and a periodic
+move writes the game's indexed ``reminder_at`` (games.services.moves._reminder_at) and a periodic
 task sweeps the games whose moment has come. A game is claimed with a conditional UPDATE of
 that column, so two sweeps never remind for it twice; the notification's unique key (the
 deadline) keeps a reminder from going out twice even so.
@@ -53,7 +53,7 @@ def plan_reminders(*, game, seats, now: datetime) -> list[services.Item]:
 
 def send_reminders(*, now: datetime | None = None) -> int:
     """Every reminder due now; returns the e-mails sent."""
-    from games import seat_clock
+    from games.aids import seat_clock
     from games.models import Game, Table
 
     now = now or timezone.now()

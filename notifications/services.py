@@ -1,6 +1,6 @@
 """Every write of the notifications app, and the one path every notification takes.
 
-A game's move (games.services._write) calls ``plan_game`` in its transaction: what the move
+A game's move (games.services.moves._write) calls ``plan_game`` in its transaction: what the move
 means for each human (a wait that begins, a forfeit, the start or the end), as plain items, which
 ``tasks.notify`` turns into rows on commit. ``notify`` writes each row once (the unique key) and
 ``deliver`` then claims it with a conditional UPDATE and decides: e-mail now, keep it for the
@@ -58,7 +58,7 @@ def plan_game(*, game, seats, previous_waiting: Iterable[int] | None, state, eve
     concerned. ``before`` is the state before the move (for the maximum that was passed)."""
     gid = game.pk
     items: list[Item] = []
-    # A seat handed to a bot by this move (games.services._bot_takes_over) is a forfeit.
+    # A seat handed to a bot by this move (games.services.moves._bot_takes_over) is a forfeit.
     for s in seats:
         if getattr(s, "taken_over", False) and s.user_id:
             items.append([Kind.FORFEITED, s.user_id, f"g{gid}:forfeit", s.position, {"bot": True}])
@@ -191,7 +191,7 @@ def notification_mark_read(*, user, ids: Iterable[int] | None = None, game_id: i
 def waits_over(*, game_id: int, seats: Iterable[int], now=None) -> int:
     """The game no longer waits on ``seats`` (their wait was answered, or timed out): the bell's
     items about those waits are read (issue 26: 105 unread "A game waits on you" after a week).
-    One UPDATE, in the move's transaction (games.services._write)."""
+    One UPDATE, in the move's transaction (games.services.moves._write)."""
     seats = list(seats)
     if not seats:
         return 0

@@ -17,7 +17,7 @@ NOTE_MAX = 5000
 
 class Wait(models.Model):
     """A game waits on ``seat`` since ``since``: written by the move that began the wait and
-    deleted by the one that ended it (reach.waits.record, called from games.services._write)."""
+    deleted by the one that ended it (reach.waits.record, called from games.services.moves._write)."""
 
     game = models.ForeignKey("games.Game", on_delete=models.CASCADE, related_name="+")
     seat = models.PositiveSmallIntegerField()

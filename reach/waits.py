@@ -1,7 +1,7 @@
 """Since when each game waits on each seat, and the games that wait on a person, longest first
 (issue 29: the "next game waiting" control, My games, nudges, the calendar).
 
-``record`` is the one hook in the move's write (games.services._write): it runs in the move's
+``record`` is the one hook in the move's write (games.services.moves._write): it runs in the move's
 transaction only when whom the game waits on changed, with at most two statements (the ended
 waits deleted, the new ones inserted). Reads take one query whatever the number of games.
 """

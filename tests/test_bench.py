@@ -147,11 +147,11 @@ def test_move_cpu(bench_database_url, tmp_path):
     # (A few moves past the warm-up, with an A/B whose two sides are the same and a breakdown.)
     same = tmp_path / "same.py"
     same.write_text("def on():\n    pass\n\n\ndef off():\n    pass\n")
-    out = run("move_cpu.py", "--moves", "46", "--ab", str(same), "--breakdown", "games.services:_write",
+    out = run("move_cpu.py", "--moves", "46", "--ab", str(same), "--breakdown", "games.services.moves:_write",
               env={"DATABASE_URL": bench_database_url})
     assert_labels(out, "6 moves (after 40 to warm up)", "htmx move", "minimal", "of which the garbage collector",
                   "other page's fetch",
-                  "A/B (", "off - on", "games.services:_write:")
+                  "A/B (", "off - on", "games.services.moves:_write:")
 
 
 def test_channels():

@@ -68,10 +68,8 @@ def test_every_partial_of_the_game_page_reads_as_with_jinjas_own_lookup(client, 
     assert {page_html.SQUARES, page_html.PLAYERS, page_html.LOG, page_html.DECISION, page_html.TOOLS} <= set(drawn)
 
 
-def test_words_are_the_active_languages_and_kept_per_language():
+def test_words_are_the_active_languages():
     from django.utils import translation
-
-    from config import jinja2 as site_jinja2
 
     env = engines["jinja2"].env
     template = env.from_string('{{ _("Cash") }}|{% include "games/partials/log/more.html" %}')
@@ -83,14 +81,3 @@ def test_words_are_the_active_languages_and_kept_per_language():
             assert drawn[language].startswith(translation.gettext("Cash") + "|")
             assert translation.gettext("Older moves") in drawn[language]
     assert len(set(drawn.values())) == 3
-    # Kept: a second lookup of the same message in the same language is the kept word.
-    words = site_jinja2._words("es")
-    assert words("Cash") is words("Cash")
-
-
-def test_kept_words_are_forgotten_when_the_catalogues_change(settings):
-    from config import jinja2 as site_jinja2
-
-    before = site_jinja2._words("es")
-    settings.LOCALE_PATHS = [*settings.LOCALE_PATHS]
-    assert site_jinja2._words("es") is not before

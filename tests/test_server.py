@@ -1,13 +1,10 @@
-"""config/server.py: gunicorn's uvicorn worker whose loop wakes once a second, not ten times.
-
-The loop's per-second work (the Date header, gunicorn's heartbeat) must happen on every wake-up,
-and a real gunicorn with this worker must serve, keep its worker alive across several of the
-arbiter's timeouts (the heartbeat reaches it), and stop cleanly on SIGTERM.
+"""config/gunicorn.py: a real gunicorn with the site's uvicorn worker serves without a server
+banner, keeps its worker alive across several of the arbiter's timeouts (the heartbeat reaches
+it), moves its Date header on with the clock, and stops cleanly on SIGTERM.
 """
 
 from __future__ import annotations
 
-import asyncio
 import os
 import signal
 import subprocess
@@ -18,44 +15,10 @@ from email.utils import parsedate_to_datetime
 from pathlib import Path
 
 import pytest
-from uvicorn.config import Config
 
-from config import server
 from tests.processes import free_port, process_tree
 
 ROOT = Path(__file__).resolve().parent.parent
-
-
-def _run_loop(monkeypatch, ticks: int) -> tuple[list[float], list[int]]:
-    """The loop run for ``ticks`` ticks, without sleeping: what it slept, and the counters it
-    passed to on_tick."""
-    slept: list[float] = []
-    counters: list[int] = []
-
-    async def sleep(seconds):
-        slept.append(seconds)
-
-    async def on_tick(self, counter):
-        counters.append(counter)
-        return len(counters) == ticks
-
-    monkeypatch.setattr(server.asyncio, "sleep", sleep)
-    monkeypatch.setattr(server.Server, "on_tick", on_tick)
-    asyncio.run(server.Server(Config(app=None)).main_loop())
-    return slept, counters
-
-
-def test_the_loop_does_the_per_second_work_on_every_wake_up(monkeypatch):
-    slept, counters = _run_loop(monkeypatch, 25)
-    assert slept == [server.TICK_SECONDS] * 24 == [1.0] * 24
-    # uvicorn's on_tick does its once-a-second work when counter % 10 == 0: on every tick here.
-    assert len(counters) == 25 and all(c % 10 == 0 for c in counters)
-    assert counters[:3] == [0, 10, 20]
-
-
-def test_the_counter_wraps_as_uvicorns_does(monkeypatch):
-    _slept, counters = _run_loop(monkeypatch, 86402)
-    assert max(counters) == 863990 and counters[86400] == 0 and counters[86401] == 10
 
 
 def _workers(arbiter: int) -> set[int]:
@@ -72,7 +35,7 @@ def test_gunicorn_with_the_worker_serves_keeps_its_worker_and_stops(tmp_path):
     env.update(VAR_DIR=str(tmp_path))
     gunicorn = Path(sys.executable).with_name("gunicorn")
     proc = subprocess.Popen(
-        [str(gunicorn), "config.asgi:application", "-k", "config.server.Worker", "--workers", "1",
+        [str(gunicorn), "config.asgi:application", "-k", "config.gunicorn.Worker", "--workers", "1",
          "--bind", f"127.0.0.1:{port}", "--timeout", "3", "--graceful-timeout", "5",
          "--log-level", "warning"],
         cwd=ROOT, env=env, start_new_session=True,
@@ -98,7 +61,7 @@ def test_gunicorn_with_the_worker_serves_keeps_its_worker_and_stops(tmp_path):
         time.sleep(9.5)
         assert _workers(proc.pid) == worker
         later = urllib.request.urlopen(f"http://127.0.0.1:{port}/static/css/site.css", timeout=5)
-        # The Date header moves on with the clock (it is refreshed on each wake-up).
+        # The Date header moves on with the clock.
         assert (parsedate_to_datetime(later.headers["Date"]) - first).total_seconds() >= 8
 
         proc.send_signal(signal.SIGTERM)
@@ -107,29 +70,3 @@ def test_gunicorn_with_the_worker_serves_keeps_its_worker_and_stops(tmp_path):
         if proc.poll() is None:
             os.killpg(proc.pid, signal.SIGKILL)
             proc.wait()
-
-
-def test_uvicorns_own_tick_refreshes_the_date_on_each_of_ours(monkeypatch):
-    """The loop above counts in uvicorn's tenths: uvicorn's on_tick must still do its per-second
-    work (here, the Date header) at every counter the loop passes it."""
-
-    async def app(scope, receive, send):  # (never called)
-        raise AssertionError
-
-    config = Config(app=app, lifespan="off")
-    config.load()
-    srv = server.Server(config)
-    clock = [1_700_000_000.0]
-    monkeypatch.setattr("uvicorn.server.time.time", lambda: clock[0])
-
-    async def ticks():
-        dates = []
-        for counter in (0, 10, 20):
-            assert await srv.on_tick(counter) is False
-            dates.append(dict(srv.server_state.default_headers)[b"date"])
-            clock[0] += 1
-        return dates
-
-    dates = asyncio.run(ticks())
-    assert len(set(dates)) == 3
-    assert dates[0] == b"Tue, 14 Nov 2023 22:13:20 GMT"

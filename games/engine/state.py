@@ -68,9 +68,9 @@ class GameState:
                  "bank_hotels", "decks", "discards", "current", "first", "round", "phase", "stack",
                  "turn", "trades", "next_trade", "jackpot", "free_parking", "clock", "winner", "over",
                  "rng", "bank", "money", "bankrupt_order", "teams", "seq", "last_dice", "proposed", "rejected",
-                 # Not game data (never in the JSON): the board's change log (below),
-                 # rules.apply's reusable working context, and readers' views of this game.
-                 "board_log", "_ctx", "views")
+                 # Not game data (never in the JSON): the board's change log (below) and
+                 # readers' views of this game.
+                 "board_log", "views")
 
     rules: RuleSet
     board: Board

@@ -7,7 +7,7 @@ from __future__ import annotations
 from django import template
 from django.utils.translation import gettext_lazy as _
 
-from games import pause, seat_clock, standing, vacation
+from games.aids import pause, seat_clock, standing, vacation
 from games.models import StandingOrder, Table
 
 register = template.Library()
@@ -89,7 +89,7 @@ def _clocks_view(game, me, state, names) -> list[dict]:
 
 
 def _pause_view(game, me, names) -> dict:
-    """RULES.md 11, pause: what the panel shows and offers (games/pause.py)."""
+    """RULES.md 11, pause: what the panel shows and offers (games/aids/pause.py)."""
     from datetime import timedelta
 
     from django.utils import timezone

@@ -15,8 +15,10 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
 from config.ratelimit import limit
-from games import aids, pause, services
-from games.standing import MAX_AUCTION_PERCENT, MAX_BUY_KEEP, Orders
+from games import services
+from games.aids import pause
+from games.aids import services as aids
+from games.aids.standing import MAX_AUCTION_PERCENT, MAX_BUY_KEEP, Orders
 from games.views.play import _answer, _load
 from games.views.play_forms import Allowed, FormError
 
@@ -58,7 +60,7 @@ def _number(raw: str, label: object, lo: int, hi: int | None = None) -> int:
 
 def parse_orders(data: QueryDict) -> Orders:
     """The standing orders form, strictly: an unknown field or a repeated one is refused; the
-    choices themselves are checked by the service (games/standing.py)."""
+    choices themselves are checked by the service (games/aids/standing.py)."""
     unknown = set(data) - ORDER_FIELDS
     if unknown or any(len(data.getlist(k)) > 1 for k in data):
         raise FormError(gettext_lazy("this form was not sent by the game page"))

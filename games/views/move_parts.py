@@ -22,7 +22,7 @@ position now gives differs from the page's:
 
 What the parts do not draw has one mark for all of it, the frame: how often the page polls,
 whether the viewer still plays, and ``Game.aids`` (the aids panel: a vacation or a pause changes
-it, games/aids.py). A frame that differs, marks that are missing or malformed (a page from
+it, games/aids/services.py). A frame that differs, marks that are missing or malformed (a page from
 before them), a flash to show, or a game over get the full fragment instead. Nothing needs to
 be kept of past positions: the page's marks are the position it shows, however many moves and
 whoever's behind it is.

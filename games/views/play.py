@@ -25,13 +25,14 @@ from django_htmx.http import reswap, retarget
 
 from accounts.names import isolated
 from config.ratelimit import limit
-from games import hot_reads, live, meter, services, vacation
+from games import live, meter, services
+from games.aids import vacation
 from games.board_words import localized_board
 from games.engine import GameState
 from games.errors import translate_refusal
 from games.links import game_url
 from games.models import Game, Seat, Table
-from games.selectors import VisibleGame, live_names, name_changes, surrendered_seats, visible_game
+from games.selectors import VisibleGame, game_log, live_names, name_changes, surrendered_seats, visible_game
 from games.views import move_parts, page_html, present
 from games.views.api import refusal_json, seat_actions
 from games.views.errors import refused_page
@@ -65,8 +66,7 @@ def _load(request: HttpRequest, game_id: int) -> VisibleGame:
 # ---------------------------------------------------------------------------------------------
 
 def _log_rows(game: Game, before: int | None = None, limit: int = LOG_PAGE) -> tuple[list[dict], bool]:
-    # (The ORM's query, compiled once: games/hot_reads.py.)
-    rows = hot_reads.log_rows(game.pk, before=before, limit=limit + 1)
+    rows = game_log(game_id=game.pk, before=before, limit=limit + 1)
     return rows[:limit], len(rows) > limit
 
 
@@ -298,7 +298,7 @@ def _log_since(game: Game, seen: int) -> tuple[list[dict], bool] | None:
         return None
     # (Actions are numbered from 0, one log row each: the newest n rows are those after
     # newest - n.)
-    return hot_reads.log_rows(game.pk, limit=max(newest - seen, 1)), newest + 1 > LOG_PAGE
+    return game_log(game_id=game.pk, limit=max(newest - seen, 1)), newest + 1 > LOG_PAGE
 
 
 def _wants_json(request: HttpRequest) -> bool:

@@ -15,10 +15,10 @@ from functools import lru_cache
 from operator import itemgetter
 from typing import Any
 
+from django.utils.translation import gettext as _
 from django.utils.translation import ngettext, pgettext
 
 from accounts.names import isolated
-from config.words import gettext as _
 from games.engine import (
     CASINO_STAKE,
     HOTEL,

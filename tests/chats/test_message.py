@@ -18,7 +18,7 @@ def test_the_post_has_no_secret_maximum_no_standing_order_and_no_email(alice, bo
         {"seq": 8, "seat": 1, "source": "standing", "events": [{"e": "pass", "p": 1}], "created_at": None,
          "reason": None},
     ]
-    with mock.patch("games.hot_reads.log_rows", return_value=rows):
+    with mock.patch("games.sql.log_rows", return_value=rows):
         status = message.build(game)
     services.identity_set(user=bob, discord_id="100000000000000002", slack_id="UBOB12345",
                           telegram_username="bob_plays")

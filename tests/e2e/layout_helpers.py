@@ -43,7 +43,7 @@ def speed_die_game(alice, bob) -> Game:
     table = services.table_create(host=alice, name="Speed", preset="world-classic",
                                   options={"speed_die_from_round": 1}, pace="live", seat_count=2)
     services.table_join(table=table, user=bob)
-    with mock.patch.object(services.secrets, "randbits", return_value=20240601):
+    with mock.patch("secrets.randbits", return_value=20240601):
         game = services.table_start(table=table, by=alice)
     return play_until(game, lambda st: len(st.last_dice) == 3)
 

@@ -21,7 +21,7 @@ def start_game(host, *others, preset: str = "classic", pace: str = "live", priva
                                   seat_count=1 + len(others), is_private=private)
     for user in others:
         services.table_join(table=table, user=user)
-    with mock.patch.object(services.secrets, "randbits", return_value=seed):
+    with mock.patch("secrets.randbits", return_value=seed):
         return services.table_start(table=table, by=host)
 
 

@@ -9,7 +9,9 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
-from games import aids, services, tasks, vacation
+from games import services, tasks
+from games.aids import services as aids
+from games.aids import vacation
 from games.engine import waiting_on
 from games.models import Game, GameAction, StandingOrder, Vacation
 from tests.games.play_helpers import play_until, start_game, users_by_seat
@@ -149,8 +151,7 @@ def test_no_vacation_on_live_tables_or_with_a_zero_allowance(alice, bob, make_ga
 
 
 def test_standing_orders_still_play_while_their_player_is_on_vacation(alice, bob, clock):
-    from games import standing
-
+    from games.aids import standing
     game = play_until(start_game(alice, bob, pace="correspondence"),
                       lambda s: not s.stack and s.phase == "end_turn")
     user = users_by_seat(game)[game.current_seat]

@@ -1,13 +1,14 @@
 """Who may use the correspondence aids and the live pause (RULES.md 11 and 15): each aid refuses,
 in its own words and changing nothing, a game that is over, a table of the other pace, someone
-without a seat, a seat a bot plays and a player out of the game (games/aids.py, one lookup of
+without a seat, a seat a bot plays and a player out of the game (games/aids/services.py, one lookup of
 the caller's seat with each aid's refusals)."""
 
 from __future__ import annotations
 
 import pytest
 
-from games import aids, standing
+from games.aids import services as aids
+from games.aids import standing
 from games.errors import GameError, NotAllowed
 from games.models import Game, Seat, StandingOrder, Vacation
 from tests.games.play_helpers import start_game

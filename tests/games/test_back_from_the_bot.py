@@ -10,7 +10,8 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
-from games import aids, services, tasks
+from games import services, tasks
+from games.aids import services as aids
 from games.models import Game, GameAction, Seat
 from tests.games.play_helpers import no_auto_vacation, users_by_seat
 

@@ -33,7 +33,7 @@ def _bot_game(host, *others, bots=3, pace=Table.Pace.CORRESPONDENCE, seed=SEED, 
         services.table_join(table=table, user=user)
     for position in range(1 + len(others), 1 + len(others) + bots):
         services.table_set_seat(table=table, by=host, position=position, bot="strategy")
-    with mock.patch.object(services.secrets, "randbits", return_value=seed):
+    with mock.patch("secrets.randbits", return_value=seed):
         if capture is None:
             return services.table_start(table=table, by=host)
         with capture(execute=True):
@@ -101,7 +101,7 @@ def test_a_move_leaves_the_bots_to_tasks_and_returns_with_a_fraction_of_the_quer
 
     print(f"queries of a human's move, 60 moves against three strategy bots: bots inline max {max(inline)} "
           f"mean {sum(inline) / 60:.1f}; bots in tasks max {max(tasked)} mean {sum(tasked) / 60:.1f}")
-    # (Within one move the bots' log rows are one INSERT with the player's, services._write: what
+    # (Within one move the bots' log rows are one INSERT with the player's, services.moves._write: what
     # the inline bots add is the rest of their writes, the deeds, decks and auctions they change.)
     assert max(tasked) <= 8 < max(inline)
     # After the human's last move the game waits on a bot whose task is queued, with the delay,

@@ -114,7 +114,7 @@ def test_every_action_the_site_takes_is_logged_with_its_source_and_the_game_repl
                                   absent_seat=Table.AbsentSeat.BOT)
     services.table_join(table=table, user=bob)
     services.table_set_seat(table=table, by=alice, position=2, bot="strategy")
-    with mock.patch.object(services.secrets, "randbits", return_value=20240601):
+    with mock.patch("secrets.randbits", return_value=20240601):
         game = services.table_start(table=table, by=alice)
     users = {0: alice, 1: bob}
     maximum_left = False

@@ -330,12 +330,12 @@ def test_a_write_without_any_action_still_takes_a_new_version(alice, bob):
     (the deadline sweep finding nothing to play) still takes a new version and deadline."""
     from django.utils import timezone
 
-    from games import services
+    from games.services import moves
 
     game = play_until(start_game(alice, bob), lambda s: s.pending() == "roll")
     seats = list(game.table.seats.all())
     version = game.version
-    sub = services._begin(game, seats, timezone.now())
-    services._write(sub, seats, fresh=True)
+    sub = moves._begin(game, seats, timezone.now())
+    moves._write(sub, seats, fresh=True)
     game.refresh_from_db()
     assert game.version == version + 1

@@ -74,7 +74,7 @@ def test_auction_and_trade_rows_still_follow_the_game(alice, bob):
 
 
 # The subquery of the sanctions in the seats' read (whether the mover is locked out).
-SANCTIONS = re.compile(r'EXISTS \(SELECT 1 FROM "moderation_sanction" x .*?\)\)')
+SANCTIONS = re.compile(r'EXISTS\(SELECT .*? FROM "moderation_sanction" .*?LIMIT 1\)')
 
 
 def test_a_move_answers_with_the_position_it_wrote_without_reading_it_back(client, alice, bob):
@@ -119,13 +119,13 @@ def test_the_page_scripts_move_reads_only_the_game_and_its_seats(client, alice, 
     # The seats' read says whether the mover is locked out (a subquery of the sanctions).
     assert len(SANCTIONS.findall(selects[-1])) == 1, selects[-1]
     reads = [SANCTIONS.sub("", q).split(" FROM ")[1].split()[0] for q in selects]
-    # The game's read joins its seats (hot_reads.game_with_seats): one round trip.
+    # The game's read joins its seats (sql.game_with_seats): one round trip.
     assert reads == ['"accounts_user"', '"games_game"'], reads
-    assert ' LEFT OUTER JOIN "games_seat" s ' in selects[-1], selects[-1]
+    assert ' LEFT OUTER JOIN "games_seat" ON ' in selects[-1], selects[-1]
     quiet = ("SELECT", "BEGIN", "COMMIT", "SAVEPOINT", "RELEASE")
     writes = [q for q in sql_of(ctx) if not q.startswith(quiet)]
     # The log row, the game; a roll that lands on a deed changes no deed row. On PostgreSQL, one
-    # statement (games/hot_writes.py write_move).
+    # statement (games/sql.py write_move).
     if connection.vendor == "postgresql":
         assert len(writes) == 1, writes
         assert re.fullmatch(r'WITH new_rows AS \(INSERT INTO "games_gameaction" .*\) UPDATE "games_game" .*',

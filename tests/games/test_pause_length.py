@@ -9,7 +9,9 @@ from datetime import timedelta
 import pytest
 from django.urls import reverse
 
-from games import aids, pause, services, tasks
+from games import services, tasks
+from games.aids import pause
+from games.aids import services as aids
 from games.models import Game, Pause, Table
 from tests.games.play_helpers import users_by_seat
 

@@ -14,7 +14,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from games import hot_reads, services
+from games import services, sql
 from games.engine import GameState
 from games.models import Game
 from tests.games.parts_helpers import (
@@ -110,7 +110,7 @@ def test_a_page_behind_reads_only_the_log_entries_it_lacks(client, alice, bob, d
     page, shown, seen = _page(client, game), game.version, game.state["seq"]
 
     game = _play(game, 3, django_capture_on_commit_callbacks)
-    with mock.patch.object(hot_reads, "log_rows", wraps=hot_reads.log_rows) as read:
+    with mock.patch.object(sql, "log_rows", wraps=sql.log_rows) as read:
         answer = _poll(client, game, shown, **parts_headers(page))
 
     game.refresh_from_db()

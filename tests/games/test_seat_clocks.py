@@ -9,10 +9,11 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from games import aids, services
+from games import services
+from games.aids import services as aids
+from games.aids.seat_clock import bank_of
 from games.engine import GameState
 from games.models import Game, GameAction
-from games.seat_clock import bank_of
 from tests.games.play_helpers import next_move, users_by_seat
 
 pytestmark = pytest.mark.django_db

@@ -1,4 +1,4 @@
-"""The site's own refusals in the reader's language (games/services.py, the table and game views).
+"""The site's own refusals in the reader's language (games/services/, the table and game views).
 
 The engine's refusals are worded from their codes (games/errors.py); the site's own ("this game is over", "the
 table is full", a page drawn before the last move) are gettext messages from the start. These
@@ -28,7 +28,8 @@ from tests.games.play_helpers import start_game, users_by_seat
 
 ROOT = Path(settings.BASE_DIR)
 # Where the site raises its own refusals, and the exceptions that carry them.
-SOURCES = ("games/services.py", "games/views/tables.py", "games/views/play_forms.py")
+SOURCES = (*sorted(str(p.relative_to(ROOT)) for p in (ROOT / "games/services").glob("*.py")),
+           "games/views/tables.py", "games/views/play_forms.py")
 REFUSALS = {"GameError", "NotAllowed", "StaleVersion", "FormError"}
 GETTEXT = {"_", "gettext", "gettext_lazy"}
 LANGUAGES = ["es", "ca"]

@@ -9,7 +9,8 @@ from datetime import UTC, datetime, timedelta
 import pytest
 from django.urls import reverse
 
-from games import aids, services, tasks
+from games import services, tasks
+from games.aids import services as aids
 from games.models import Game, GameAction, Seat, Table
 from tests.games.play_helpers import no_auto_vacation, users_by_seat
 from tests.games.record_helpers import replays_exactly

@@ -9,12 +9,13 @@ import random
 
 import pytest
 
-from games import aids, services
+from games import services
+from games.aids import services as aids
+from games.aids.standing import Orders, order_action
 from games.engine import GameState, RuleSet, apply, new_game, set_clock, waiting_on
 from games.engine.bots import make_bot
 from games.models import GameAction, StandingOrder
 from games.records import game_record, start_of
-from games.standing import Orders, order_action
 from tests.games.play_helpers import play_until, start_game, users_by_seat
 
 ALL = Orders(end_turn=True, jail="pay_fine", income_tax="flat", casino_skip=True, reject_bot_trades=True,

@@ -8,10 +8,12 @@ from datetime import timedelta
 
 import pytest
 
-from games import aids, services
+from games import services
+from games.aids import services as aids
 from games.engine import GameState, apply, waiting_on
 from games.engine.dice import ScriptedRng
 from games.models import Game
+from games.services import moves
 from tests.games.play_helpers import users_by_seat
 
 pytestmark = pytest.mark.django_db
@@ -48,7 +50,7 @@ def test_overlapping_vacations_of_two_waited_on_players_overlap(alice, bob, make
     aids.vacation_take(game=game, user=bob, days=2)
     game.refresh_from_db()
     assert game.deadline == deadline + 4 * DAY
-    assert game.reminder_at == services._reminder_at(game)
+    assert game.reminder_at == moves._reminder_at(game)
 
 
 def test_ending_a_vacation_early_gives_back_nothing_while_another_waited_on_player_is_away(

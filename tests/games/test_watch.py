@@ -141,7 +141,7 @@ def test_a_seat_a_bot_took_over_shows_its_player_played_by_a_bot(client, alice, 
     bob.save(update_fields=["display_name"])
     game = start_game(alice, bob, name="Taken over")
     seat = Seat.objects.get(table=game.table, user=bob)
-    seat.bot = Seat.Bot.STRATEGY  # as services._bot_takes_over leaves it
+    seat.bot = Seat.Bot.STRATEGY  # as services.moves._bot_takes_over leaves it
     seat.save(update_fields=["bot"])
     for viewer in (charlie, alice):
         viewer.language = language

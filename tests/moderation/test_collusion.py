@@ -9,7 +9,7 @@ import pytest
 from django.urls import reverse
 
 from games import services as game_services
-from games.models import Game
+from games.models import DeedRow, Game
 from moderation import services
 from moderation.models import Report
 from tests.factories import UserFactory
@@ -69,7 +69,7 @@ def test_deeds_and_jail_cards_count_at_their_printed_value(alice, bob):
     # Give alice the Boardwalk (39, printed 400) to trade for 50 in cash.
     state["owner"][39] = 0
     Game.objects.filter(pk=game.pk).update(state=state)
-    game_services.DeedRow.objects.filter(game=game, square=39).update(owner_seat=0)
+    DeedRow.objects.filter(game=game, square=39).update(owner_seat=0)
     _trade(game, alice, bob, 1, {"squares": [39]}, {"cash": 50})
 
     services.collusion_scan()

@@ -172,7 +172,7 @@ def _absent_players_game(mod, kind: str | None) -> tuple[Game, list[tuple]]:
     table = game_services.table_create(host=ana, name="Absent", preset="classic", pace=Table.Pace.LIVE, seat_count=2,
                                        absent_seat=Table.AbsentSeat.BOT)
     game_services.table_join(table=table, user=ben)
-    with mock.patch.object(game_services.secrets, "randbits", return_value=20240601):
+    with mock.patch("secrets.randbits", return_value=20240601):
         game = game_services.table_start(table=table, by=ana)
     if kind is not None:
         services.sanction_create(moderator=mod, user=ana, kind=kind, reason="x",

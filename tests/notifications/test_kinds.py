@@ -92,7 +92,7 @@ def test_a_forfeit_by_missed_turns_is_told_to_the_player(
 ):
     # A fixed seed: with some dice a player goes bankrupt paying what timeouts make them pay
     # before anyone misses three turns, and no forfeit happens at all.
-    monkeypatch.setattr("games.services.secrets.randbits", lambda bits: 1)
+    monkeypatch.setattr("secrets.randbits", lambda bits: 1)
     game = make_game(alice, bob, charlie, name="Absent")
     for _ in range(40):
         game.refresh_from_db()

@@ -11,8 +11,8 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
-from games import aids
 from games import tasks as game_tasks
+from games.aids import services as aids
 from games.models import Game
 from notifications import reminders
 from notifications import tasks as notification_tasks

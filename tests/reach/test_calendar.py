@@ -11,7 +11,7 @@ from django.urls import reverse
 from django.utils import timezone
 from icalendar import Calendar
 
-from games import aids
+from games.aids import services as aids
 from games.engine import waiting_on
 from reach import choices
 from tests.games.play_helpers import play_until, users_by_seat

@@ -100,7 +100,7 @@ def test_a_whole_correspondence_game_sends_one_email_per_wait_over_smtp(celery_p
     services.table_join(table=table, user=bob)
     for position in (2, 3):
         services.table_set_seat(table=table, by=alice, position=position, bot="strategy")
-    with mock.patch.object(services.secrets, "randbits", return_value=20240601):
+    with mock.patch("secrets.randbits", return_value=20240601):
         game = services.table_start(table=table, by=alice)
 
     def quiet() -> bool:

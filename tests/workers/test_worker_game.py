@@ -32,7 +32,7 @@ def _game(host, *others, bots: int, seed: int, name: str = "Worker") -> Game:
         services.table_join(table=table, user=user)
     for position in range(1 + len(others), table.seat_count):
         services.table_set_seat(table=table, by=host, position=position, bot="strategy")
-    with mock.patch.object(services.secrets, "randbits", return_value=seed):
+    with mock.patch("secrets.randbits", return_value=seed):
         return services.table_start(table=table, by=host)
 
 

@@ -168,11 +168,10 @@ def _act_build(ctx: Ctx, p: int, a: dict) -> None:
         if supply < len(able):
             # RULES.md 8, shortage: auctioned among those able to build one legally.
             ctx.ev("shortage", p=p, building=building, supply=supply)
-            from .auctions import _start_auction  # (here: a building auction places through this module)
-
-            _start_auction(ctx, "building", sq, style=rules.auction_style, opening=st.board[sq].build_cost,
-                           step=1, start=p, include_start=True, seller=p, building=building)
-            st.stack[-1]["bidders"] = [q for q in st.stack[-1]["bidders"] if q in able]
+            # Started by the run loop at once (core's ``building_auction`` task: auctions sit
+            # above this module, as a building auction places through it).
+            st.stack.append({"k": "building_auction", "p": p, "sq": sq, "building": building,
+                             "able": sorted(able)})
             return
     cost = st.board.squares[sq].build_cost
     _pay_bank(ctx, p, cost)

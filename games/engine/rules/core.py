@@ -13,9 +13,10 @@ from typing import Any
 
 from ..errors import IllegalAction
 from ..state import NO_OWNER, GameState
-from .auctions import _act_bid, _act_max_bid, _act_pass, _auction_over, _finish_auction, _settle_maxima
+from .auctions import _act_bid, _act_max_bid, _act_pass, _auction_over, _finish_auction, _settle_maxima, _start_auction
 from .buildings import _act_build, _act_sell, _act_sell_all
 from .context import _WAITING, DECISIONS, Ctx
+from .debt import _bankrupt
 from .money import _charge, _settle
 from .mortgages import _act_auction_own, _act_keep_mortgaged, _act_mortgage, _act_unmortgage
 from .site import _act_end_agreed, _act_note
@@ -89,6 +90,23 @@ def _task_move(ctx: Ctx, f: dict) -> None:
     _land(ctx, f["p"], None)
 
 
+def _task_bankrupt(ctx: Ctx, f: dict) -> None:
+    """RULES.md 10: a charge that even liquidation cannot cover, or a surrender (left on the
+    stack by money and turns, which sit below the rules bankruptcy goes through)."""
+    _bankrupt(ctx, f["p"], f["to"])
+
+
+def _task_building_auction(ctx: Ctx, f: dict) -> None:
+    """RULES.md 8, shortage: the building is auctioned among those able to build one legally
+    (left on the stack by buildings, which sits below auctions)."""
+    st = ctx.state
+    sq, p = f["sq"], f["p"]
+    _start_auction(ctx, "building", sq, style=ctx.rules.auction_style, opening=st.board[sq].build_cost,
+                   step=1, start=p, include_start=True, seller=p, building=f["building"])
+    able = f["able"]
+    st.stack[-1]["bidders"] = [q for q in st.stack[-1]["bidders"] if q in able]
+
+
 def _task_next_turn(ctx: Ctx, f: dict) -> None:
     _next_turn(ctx)
 
@@ -125,7 +143,8 @@ def _task_m1(ctx: Ctx, f: dict) -> None:
 
 
 _TASKS = {"land": _task_land, "pay": _task_pay, "move": _task_move, "next_turn": _task_next_turn,
-          "m1": _task_m1}
+          "m1": _task_m1, "bankrupt": _task_bankrupt,
+          "building_auction": _task_building_auction}
 
 
 _HANDLERS = {
@@ -175,29 +194,11 @@ def _step(ctx: Ctx, action: Any) -> None:
 
 def apply(state: GameState, action: dict, rng=None, events: bool = True) -> tuple[GameState, list]:
     """Apply one action. Raises IllegalAction (state untouched) if it is not legal now."""
-    # One Ctx (and one generator over the state) per state, reused by every call: building
-    # them afresh cost about a tenth of an average action. Rules and board are read again as
-    # a caller may swap the rule set between actions.
-    try:
-        ctx = state._ctx
-    except AttributeError:
-        ctx = state._ctx = Ctx(state, None, None)
-    ctx.rng = rng if rng is not None else ctx.own_rng
-    ctx.events = [] if events else None
-    ctx.rules = state.rules
-    ctx.board = state.board
+    # A working context of its own, left on nothing: the state stays plain data (a play loop
+    # that applies many actions to one state uses ``stepper``, which builds its context once).
+    ctx = Ctx(state, rng, [] if events else None)
     _step(ctx, action)
     return state, ctx.events if events else []
-
-
-def release(state: GameState) -> None:
-    """Drop the working context ``apply`` keeps on ``state`` (nothing else changes; the next
-    ``apply`` builds it again). The context refers back to the state, a cycle that reference
-    counting cannot free: once a caller is done applying actions (a web request's move, when
-    written), this lets the state go as soon as its last reference does, not at the garbage
-    collector's next pass, which would walk the whole position first."""
-    if hasattr(state, "_ctx"):
-        del state._ctx
 
 
 def stepper(state: GameState, events: bool = False):

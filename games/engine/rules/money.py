@@ -1,5 +1,7 @@
 """Money: every movement goes through these, so the bank's balance is always known. A charge
-the payer's cash cannot cover opens debt resolution (RULES.md 10).
+the payer's cash cannot cover opens debt resolution (RULES.md 10); one that even liquidation
+cannot cover leaves a bankruptcy on the stack, which the run loop settles at once
+(core's ``bankrupt`` task: this module sits below the rules that bankruptcy goes through).
 """
 
 from __future__ import annotations
@@ -27,7 +29,8 @@ def _bank_pays(ctx: Ctx, p: int, amount: int) -> None:
 
 def _charge(ctx: Ctx, payer: int, to: int, amount: int, why: str, pot: bool = False, cut: int = 0) -> None:
     """``payer`` owes ``amount`` to player ``to`` or the bank. Pays at once if the cash covers it,
-    else opens debt resolution (RULES.md 10), or bankrupts at once if even liquidation can't."""
+    else opens debt resolution (RULES.md 10), or, if even liquidation can't, stacks the payer's
+    bankruptcy for the run loop (the caller adds nothing above it: each call is its last step)."""
     if amount <= 0:
         return
     st = ctx.state
@@ -39,9 +42,7 @@ def _charge(ctx: Ctx, payer: int, to: int, amount: int, why: str, pot: bool = Fa
         return
     if liquidation_value(st, payer) < amount:
         ctx.ev("cannot_pay", p=payer, to=to, amount=amount, why=why)
-        from .debt import _bankrupt  # (here, not at the top: bankruptcy pays through this module)
-
-        _bankrupt(ctx, payer, to)
+        st.stack.append({"k": "bankrupt", "p": payer, "to": to})
         return
     st.stack.append({"k": "debt", "p": payer, "to": to, "amt": amount, "why": why, "pot": pot, "cut": cut})
     ctx.ev("debt", p=payer, to=to, amount=amount, why=why)

@@ -583,6 +583,5 @@ def _act_surrender(ctx: Ctx, p: int, a: dict) -> None:
             creditor = f["to"]
             break
     ctx.ev("surrender", p=p)
-    from .debt import _bankrupt  # (here, not at the top: bankruptcy ends games through this module)
-
-    _bankrupt(ctx, p, creditor)
+    # Settled by the run loop at once (core's ``bankrupt`` task), as a charge nobody can pay is.
+    st.stack.append({"k": "bankrupt", "p": p, "to": creditor})

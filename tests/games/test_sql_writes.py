@@ -1,4 +1,4 @@
-"""games/hot_writes.py writes the game's row and the log's rows as the ORM does: held here to
+"""games/sql.py writes the game's row and the log's rows as the ORM does: held here to
 ``game.save(update_fields=...)`` and ``GameAction.objects.create``, column by column, on the
 database the tests run on."""
 
@@ -12,7 +12,7 @@ from django.db.models.signals import post_save, pre_save
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
-from games import hot_writes
+from games import sql
 from games.models import DeedRow, Game, GameAction
 from tests.games.play_helpers import autoplay, start_game
 
@@ -44,7 +44,7 @@ def test_the_games_row_as_save_with_update_fields_writes_it(alice, bob):
     before = timezone.now()
 
     with CaptureQueriesContext(connection) as ctx:
-        hot_writes.update_game(game, fields)
+        sql.update_game(game, fields)
     twin.save(update_fields=fields)
 
     assert len(ctx) == 1 and ctx.captured_queries[0]["sql"].startswith("UPDATE")
@@ -62,7 +62,7 @@ def test_a_game_row_that_is_gone_raises_as_the_orm_does(alice, bob):
     Game.objects.filter(pk=game.pk).update(version=0)
     ghost = Game(pk=10**9, table_id=game.table_id, state={}, seed=1)
     with pytest.raises(DatabaseError):
-        hot_writes.update_game(ghost, ["version"])
+        sql.update_game(ghost, ["version"])
     with pytest.raises(DatabaseError):
         ghost.save(update_fields=["version"])
 
@@ -81,7 +81,7 @@ def test_log_rows_as_create_writes_them(alice, bob):
 
     fast = rows(game, last)
     with CaptureQueriesContext(connection) as ctx:
-        hot_writes.insert_actions(fast)
+        sql.insert_actions(fast)
     orm = [GameAction.objects.create(game=r.game, seq=r.seq, seat=r.seat, user=r.user, action=r.action,
                                      events=r.events, source=r.source) for r in rows(twin, last_twin)]
 
@@ -95,7 +95,7 @@ def test_log_rows_as_create_writes_them(alice, bob):
         assert got == want
         assert _row(GameAction, a.pk)["created_at"] == a.created_at
     assert [r.seq for r in GameAction.objects.filter(game=game).order_by("-seq")[:2]] == [last + 2, last + 1]
-    hot_writes.insert_actions([])  # nothing to write: no query
+    sql.insert_actions([])  # nothing to write: no query
 
 
 def test_a_move_writes_the_log_rows_and_the_games_row_in_one_statement_as_the_two_writes_do(alice, bob):
@@ -117,10 +117,10 @@ def test_a_move_writes_the_log_rows_and_the_games_row_in_one_statement_as_the_tw
         g.deadline = deadline
     fast = rows(game)
     with CaptureQueriesContext(connection) as ctx:
-        hot_writes.write_move(game, fields, fast)
+        sql.write_move(game, fields, fast)
     slow = rows(twin)
-    hot_writes.insert_actions(slow)
-    hot_writes.update_game(twin, fields)
+    sql.insert_actions(slow)
+    sql.update_game(twin, fields)
 
     assert len(ctx) == (1 if connection.vendor == "postgresql" else 2)
     got, want = _row(Game, game.pk), _row(Game, twin.pk)
@@ -144,7 +144,7 @@ def test_a_move_on_a_game_row_that_is_gone_raises_and_writes_no_log_rows(alice, 
     ghost = Game(pk=10**9, table_id=game.table_id, state={}, seed=1, version=1)
     rows = [GameAction(game=game, seq=999, seat=0, action={"type": "roll"}, events=[], source="player")]
     with pytest.raises(DatabaseError), transaction.atomic():
-        hot_writes.write_move(ghost, ["version"], rows)
+        sql.write_move(ghost, ["version"], rows)
     assert not GameAction.objects.filter(game=game, seq=999).exists()
 
 
@@ -166,7 +166,7 @@ def test_the_deeds_rows_as_the_orm_updates_them(alice, bob, squares):
     untouched = _deeds(other)
 
     with CaptureQueriesContext(connection) as ctx:
-        hot_writes.update_deeds(game.pk, values)
+        sql.update_deeds(game.pk, values)
     for sq, row in values.items():
         DeedRow.objects.filter(game_id=twin.pk, square=sq).update(**row)
 
@@ -175,4 +175,4 @@ def test_the_deeds_rows_as_the_orm_updates_them(alice, bob, squares):
         sq: (v["owner_seat"], v["level"], v["mortgaged"], v["mortgaged_round"]) for sq, v in values.items()}
     assert _deeds(other) == untouched  # (the game's rows only)
     assert len(ctx) == 1 and ctx.captured_queries[0]["sql"].startswith("UPDATE")  # (one statement, on any database)
-    hot_writes.update_deeds(game.pk, {})  # (nothing changed: nothing written)
+    sql.update_deeds(game.pk, {})  # (nothing changed: nothing written)

@@ -8,7 +8,7 @@ orders still apply. Everyone sees "On vacation until ..." on the player's card o
 Ending a vacation early gives back the whole days not begun yet (the day under way is spent),
 and moves the deadline of a decision waiting on the player back by as many days. A decision
 that waits on several players (an open auction) has its clock frozen until the last of them on
-vacation is back: their vacations overlap, they do not add up (games.aids._move_deadline).
+vacation is back: their vacations overlap, they do not add up (games.aids.services._move_deadline).
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ DAY = timedelta(days=1)
 
 def deadline_start(game, seats_waited: list[int], now: datetime) -> datetime:
     """When the clock of a decision newly waiting on ``seats_waited`` starts: now, or when the
-    last of them who is on vacation comes back (services._deadline)."""
+    last of them who is on vacation comes back (services.moves._deadline)."""
     from games.models import Vacation
 
     if not seats_waited:
@@ -57,7 +57,7 @@ def on_vacation(game, now: datetime | None = None) -> dict[int, datetime]:
 def auto_day(game, seat: int, decision: str, now: datetime) -> datetime | None:
     """RULES.md 16, auto-vacation: when a timeout would fall on ``seat``, who has a whole
     vacation day left and has not turned the choice off, one day is taken instead (at most one
-    automatic day per ``decision``, the key of what the game waits on: games.services._decision).
+    automatic day per ``decision``, the key of what the game waits on: games.services.moves._decision).
     Returns when the player is back, or None (the timeout applies). Writes the seat's vacation
     row and marks the decision in ``game.aids`` (saved by the caller)."""
     from games.models import Table, Vacation

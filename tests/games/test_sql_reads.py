@@ -1,4 +1,4 @@
-"""games/hot_reads.py reads the game with its table, and the seats with their users, as the ORM
+"""games/sql.py reads the game with its table, and the seats with their users, as the ORM
 does: held here to the ORM's own queries, field by field, for games of every kind of seat (a
 person, a bot, an empty seat, an account that has gone), on the database the tests run on."""
 
@@ -8,7 +8,7 @@ import pytest
 from django.db import connection, transaction
 from django.test.utils import CaptureQueriesContext
 
-from games import hot_reads, services
+from games import services, sql
 from games.models import Game, GameAction, Seat, Table
 from tests.games.play_helpers import autoplay, start_game
 
@@ -39,28 +39,28 @@ def games(alice, bob, charlie):
 def test_the_game_and_its_table_as_the_orm_reads_them(games):
     for game in games[0]:
         orm = Game.objects.select_related("table").get(pk=game.pk)
-        fast = hot_reads.game_with_table(game.pk)
+        fast = sql.game_with_table(game.pk)
         _same(fast, orm)
         _same(fast.table, orm.table)
         with CaptureQueriesContext(connection) as ctx:
             assert fast.table.pk == game.table_id  # cached: no query
         assert not ctx.captured_queries
         assert isinstance(fast.state, dict) and fast.state == orm.state
-    assert hot_reads.game_with_table(10**9) is None
+    assert sql.game_with_table(10**9) is None
 
 
 def test_the_locked_read_locks_the_games_row_where_the_database_can(games):
     game = games[0][0]
     with transaction.atomic(), CaptureQueriesContext(connection) as ctx:
-        fast = hot_reads.game_with_table(game.pk, lock=True)
+        fast = sql.game_with_table(game.pk, lock=True)
     _same(fast, Game.objects.select_related("table").get(pk=game.pk))
-    sql = ctx.captured_queries[-1]["sql"]
+    text = ctx.captured_queries[-1]["sql"]
     if connection.features.has_select_for_update_of:
-        assert sql.endswith('FOR UPDATE OF g')
+        assert text.endswith('FOR UPDATE OF g')
     elif connection.features.has_select_for_update:
-        assert sql.endswith("FOR UPDATE")
+        assert text.endswith("FOR UPDATE")
     else:
-        assert "FOR UPDATE" not in sql
+        assert "FOR UPDATE" not in text
 
 
 def test_the_seats_and_their_users_as_the_orm_reads_them(games, django_user_model):
@@ -70,7 +70,7 @@ def test_the_seats_and_their_users_as_the_orm_reads_them(games, django_user_mode
     django_user_model.objects.filter(pk=gone.user_id).delete()
     for table_id in (played.table_id, corr.table_id, open_table.pk):
         orm = list(Seat.objects.filter(table_id=table_id).select_related("user"))
-        fast = hot_reads.seats_with_users(table_id)
+        fast = sql.seats_with_users(table_id)
         assert [s.pk for s in fast] == [s.pk for s in orm] and fast
         for a, b in zip(fast, orm, strict=True):
             _same(a, b)
@@ -81,9 +81,9 @@ def test_the_seats_and_their_users_as_the_orm_reads_them(games, django_user_mode
                 assert user is None
             else:
                 _same(user, b.user)
-    assert any(s.bot for s in hot_reads.seats_with_users(played.table_id))
-    assert any(s.user is None and not s.bot for s in hot_reads.seats_with_users(open_table.pk))
-    assert hot_reads.seats_with_users(10**9) == []
+    assert any(s.bot for s in sql.seats_with_users(played.table_id))
+    assert any(s.user is None and not s.bot for s in sql.seats_with_users(open_table.pk))
+    assert sql.seats_with_users(10**9) == []
     assert Table.objects.filter(pk=open_table.pk).exists()
 
 
@@ -122,18 +122,18 @@ def test_the_seats_lockout_is_what_moderation_finds(alice):
         expected[user.pk] = name
     for table in tables:
         with CaptureQueriesContext(connection) as ctx:
-            seats = hot_reads.seats_with_users(table.pk, lockout_at=now)
+            seats = sql.seats_with_users(table.pk, lockout_at=now)
         assert len(ctx) == 1
-        assert [_fields(s) for s in seats] == [_fields(s) for s in hot_reads.seats_with_users(table.pk)]
+        assert [_fields(s) for s in seats] == [_fields(s) for s in sql.seats_with_users(table.pk)]
         for seat in seats:
             if seat.user_id is None:
                 assert seat.locked_out is False
                 continue
             assert seat.locked_out == (lockout(user=seat.user) is not None), expected[seat.user_id]
     by_name = {expected[s.user_id]: s.locked_out for t in tables
-               for s in hot_reads.seats_with_users(t.pk, lockout_at=now) if s.user_id}
+               for s in sql.seats_with_users(t.pk, lockout_at=now) if s.user_id}
     assert {n for n, locked in by_name.items() if locked} == {"suspended", "banned", "lifted and suspended"}
-    assert not hasattr(hot_reads.seats_with_users(tables[0].pk)[0], "locked_out")
+    assert not hasattr(sql.seats_with_users(tables[0].pk)[0], "locked_out")
 
 
 def test_the_game_with_its_seats_in_one_query_is_the_two_reads(games, django_user_model):
@@ -152,13 +152,13 @@ def test_the_game_with_its_seats_in_one_query_is_the_two_reads(games, django_use
     for game in (played, corr):
         for lockout_at in (None, now):
             with transaction.atomic(), CaptureQueriesContext(connection) as ctx:
-                fast, seats = hot_reads.game_with_seats(game.pk, lock=True, lockout_at=lockout_at)
+                fast, seats = sql.game_with_seats(game.pk, lock=True, lockout_at=lockout_at)
             assert len(ctx) == 1
             if connection.features.has_select_for_update_of:
                 assert ctx.captured_queries[0]["sql"].endswith("FOR UPDATE OF g")
-            _same(fast, hot_reads.game_with_table(game.pk))
-            _same(fast.table, hot_reads.game_with_table(game.pk).table)
-            apart = hot_reads.seats_with_users(game.table_id, lockout_at=lockout_at)
+            _same(fast, sql.game_with_table(game.pk))
+            _same(fast.table, sql.game_with_table(game.pk).table)
+            apart = sql.seats_with_users(game.table_id, lockout_at=lockout_at)
             assert [s.pk for s in seats] == [s.pk for s in apart] and seats
             for a, b in zip(seats, apart, strict=True):
                 _same(a, b)
@@ -166,14 +166,14 @@ def test_the_game_with_its_seats_in_one_query_is_the_two_reads(games, django_use
                 if a.user is not None:
                     _same(a.user, b.user)
                 assert getattr(a, "locked_out", None) == getattr(b, "locked_out", None)
-    assert any(s.locked_out for s in hot_reads.game_with_seats(played.pk, lockout_at=now)[1])
-    assert hot_reads.game_with_seats(10**9) is None
+    assert any(s.locked_out for s in sql.game_with_seats(played.pk, lockout_at=now)[1])
+    assert sql.game_with_seats(10**9) is None
 
 
 def test_the_log_rows_as_the_orm_reads_them(alice, bob):
-    """hot_reads.log_rows: the page's ORM query of the log, compiled once: the same rows, the JSON
+    """sql.log_rows: the page's ORM query of the log, compiled once: the same rows, the JSON
     read and converted as the ORM does, for every shape (with and without ``before``)."""
-    from games.hot_reads import _log_queryset
+    from games.sql import _log_queryset
 
     game = autoplay(start_game(alice, bob), 30)
     empty = start_game(alice, bob)
@@ -182,10 +182,10 @@ def test_the_log_rows_as_the_orm_reads_them(alice, bob):
         for before in (None, 1, 7, 10**6):
             for limit in (1, 5, 21, 200):
                 with CaptureQueriesContext(connection) as ctx:
-                    fast = hot_reads.log_rows(g.pk, before=before, limit=limit)
+                    fast = sql.log_rows(g.pk, before=before, limit=limit)
                 assert len(ctx) == 1
                 assert fast == list(_log_queryset("default", g.pk, before, limit)), (before, limit)
-    rows = hot_reads.log_rows(game.pk, limit=40)
+    rows = sql.log_rows(game.pk, limit=40)
     assert rows and isinstance(rows[0]["events"], list) and rows[0]["created_at"].tzinfo is not None
     assert [r["seq"] for r in rows] == sorted((r["seq"] for r in rows), reverse=True)
     assert any(r["reason"] for r in rows) or all(r["reason"] is None for r in rows)

@@ -1,9 +1,9 @@
 """The writes of the correspondence aids (RULES.md 15: standing orders, vacation) and of the live
 pause (RULES.md 11), HackSoft style: keyword-only services, each in one transaction, refusing with
 a GameError and changing nothing. What a move needs of them at every step (the orders' answers,
-whether the game is paused, when a clock starts after a vacation) lives in games/standing.py,
-games/pause.py and games/vacation.py, which games/services.py reads; this module writes through
-games/services.py (one direction only: tests/test_import_cycles.py).
+whether the game is paused, when a clock starts after a vacation) lives in games/aids/standing.py,
+games/aids/pause.py and games/aids/vacation.py, which games/services/ reads; this module writes through
+games/services/ (one direction only: tests/test_import_cycles.py).
 """
 
 from __future__ import annotations
@@ -14,11 +14,13 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from games import pause as pauses
-from games import seat_clock, services, site_notes, standing, vacation
+from games import site_notes
+from games.aids import pause as pauses
+from games.aids import seat_clock, standing, vacation
 from games.engine import GameState, waiting_on
 from games.errors import GameError, NotAllowed, StaleVersion
 from games.models import Game, Pause, Seat, StandingOrder, Table, Vacation
+from games.services import moves
 
 # The refusals of a seat that may not use an aid (each aid says which apply to it).
 BOT_SEAT = _("a bot plays your seat since your third missed turn")
@@ -33,13 +35,13 @@ def _locked_seat(game_id: int, user, *, pace: str | None = None, wrong_pace: str
     seat; with ``bot`` or ``out``, for a seat a bot plays or a player out of the game, in those
     words. The game row is taken first, as a move takes it: an aid and a move of one game are
     serialised."""
-    game = services._locked_game(game_id)
+    game = moves._locked_game(game_id)
     if game.status != Game.Status.ACTIVE:
         raise GameError(_("this game is over"))
     if pace is not None and game.table.pace != pace:
         raise GameError(wrong_pace)
-    seats = services._seats(game, None)
-    seat = services._seat_of(seats, user)
+    seats = moves._seats(game, None)
+    seat = moves._seat_of(seats, user)
     if seat is None:
         raise NotAllowed(_("you are not playing in this game"))
     if bot and seat.bot:
@@ -79,14 +81,14 @@ def standing_orders_set(*, game, user, orders: standing.Orders):
         game.aids = {**game.aids, "orders": sorted(with_orders)}
         game.save(update_fields=["aids"])
         # "The moment the game waits on them": it may already.
-        services._clock(game, state, timezone.now())
-        sub = services.Submission(game=game, state=state, before=before)
+        moves._clock(game, state, timezone.now())
+        sub = moves.Submission(game=game, state=state, before=before)
         if not pauses.is_paused(game):  # (a paused game plays them when it resumes)
-            services._advance(sub, seats)
+            moves._advance(sub, seats)
         if sub.actions:
-            services._write(sub, seats)
+            moves._write(sub, seats)
         elif not pauses.is_paused(game):
-            services.queue_site_action(game)  # (played by the bots' task when not inline)
+            moves.queue_site_action(game)  # (played by the bots' task when not inline)
         return sub
 
 
@@ -117,9 +119,9 @@ def seat_take_back(*, game, user):
             raise GameError(_("you took your seat back once already in this game"))
         before = game.state
         state = GameState.from_json(before)
-        sub = services.Submission(game=game, state=state, before=before)
+        sub = moves.Submission(game=game, state=state, before=before)
         if seat.position in waiting_on(state) and not pauses.is_paused(game):
-            services._apply(sub, services._bot_action(sub, seat.position, seat.bot), seat=seat.position,
+            moves._apply(sub, moves._bot_action(sub, seat.position, seat.bot), seat=seat.position,
                             source="bot")
         seat.bot = Seat.Bot.NONE
         seat.save(update_fields=["bot"])
@@ -129,8 +131,8 @@ def seat_take_back(*, game, user):
                                        game.version + 1)
         game.save(update_fields=["aids"])
         if not pauses.is_paused(game):  # (a paused game moves on when it resumes)
-            services._advance(sub, seats)
-        services._write(sub, seats)
+            moves._advance(sub, seats)
+        moves._write(sub, seats)
         return sub
 
 
@@ -231,7 +233,7 @@ def _move_deadline(game, seat: int, was_back: datetime, back: datetime, now: dat
         # RULES.md 16: the seat's own clock stops and restarts when they are back; the others'
         # run on (each waited-on person has a clock of their own).
         game.deadline = seat_clock.vacation(game, seat, back, now) or game.deadline
-        game.reminder_at = services._reminder_at(game)
+        game.reminder_at = moves._reminder_at(game)
         fields += ["deadline", "reminder_at"]
     elif game.deadline is not None and seat in waiting:
         others = list(Vacation.objects.filter(game=game, seat__in=waiting, until__gt=now)
@@ -239,7 +241,7 @@ def _move_deadline(game, seat: int, was_back: datetime, back: datetime, now: dat
         by = max([now, back, *others]) - max([now, was_back, *others])
         if by:
             game.deadline += by
-            game.reminder_at = services._reminder_at(game)
+            game.reminder_at = moves._reminder_at(game)
             fields += ["deadline", "reminder_at"]
     game.version += 1
     game.aids = _outside_the_parts(game.aids, game.version)
@@ -283,10 +285,10 @@ def _bump(game, pause=None) -> None:
     game.aids = _outside_the_parts(aids, game.version)
     game.save(update_fields=["version", "deadline", "aids", "updated_at"])
     if "pause" not in aids:
-        services.queue_site_action(game)  # a bot due before the request plays on
+        moves.queue_site_action(game)  # a bot due before the request plays on
     elif aids["pause"] != "paused":
         # The countdown to resume: the bots' next action comes when it ends.
-        services.queue_site_action(game, after=max((pause.resume_at - timezone.now()).total_seconds(), 0))
+        moves.queue_site_action(game, after=max((pause.resume_at - timezone.now()).total_seconds(), 0))
 
 
 def _grant(game, pause, now: datetime) -> None:
@@ -372,7 +374,7 @@ def pauses_expire(*, now: datetime | None = None) -> int:
     ended = 0
     for game_id in due:
         with transaction.atomic():
-            game = services._locked_game(game_id)
+            game = moves._locked_game(game_id)
             pause = Pause.objects.select_for_update().filter(game=game).first()
             at = None if pause is None else pauses.expires_at(pause, game.table)
             if at is None or at > now or game.status != Game.Status.ACTIVE:
@@ -381,7 +383,7 @@ def pauses_expire(*, now: datetime | None = None) -> int:
             pause.save()
             # The log and the record say the pause ended by its length, the clock's doing.
             state = GameState.from_json(game.state)
-            sub = services.Submission(game=game, state=state, before=game.state)
+            sub = moves.Submission(game=game, state=state, before=game.state)
             site_notes.note(sub, seat=state.current, what="pause_cap", source="clock")
             site_notes.write_notes(sub)
             _bump(game, pause)
