@@ -67,6 +67,7 @@ INSTALLED_APPS = [
     "moderation",
     "ratings",
     "notifications",
+    "analysis",
     # E-mail service providers' backends and bounce/complaint webhooks (config/email.py).
     "anymail",
 ]
@@ -510,7 +511,11 @@ CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 # of e-mail tasks (that a sweep of thousands of timeouts queues itself) until they expire.
 CELERY_TASK_DEFAULT_QUEUE = "celery"
 CELERY_TASK_QUEUES = [Queue("celery"), Queue("deadlines")]
-CELERY_TASK_ROUTES = {"games.tasks.process_deadlines": {"queue": "deadlines"}}
+# Issue 30: the whole-game analyses (minutes of CPU each) go to a queue of their own, left out of
+# CELERY_TASK_QUEUES so that a worker consumes it only when told (`-Q analysis`: bin/run's
+# second worker), never beside the deadline sweep.
+CELERY_TASK_ROUTES = {"games.tasks.process_deadlines": {"queue": "deadlines"},
+                      "analysis.tasks.analyse_game": {"queue": "analysis"}}
 CELERY_TASK_IGNORE_RESULT = True
 CELERY_TIMEZONE = TIME_ZONE
 CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
@@ -543,6 +548,12 @@ CELERY_BEAT_SCHEDULE: dict[str, dict] = {
     # Results whose task was lost (a broker restart) are recorded on the next pass.
     "ratings-results-catch-up": {
         "task": "ratings.tasks.results_catch_up",
+        "schedule": 300.0,
+        "options": {"expires": 300.0},
+    },
+    # Finished games without an analysis, or whose analysis run died, are queued again (issue 30).
+    "analysis-catch-up": {
+        "task": "analysis.tasks.analyses_catch_up",
         "schedule": 300.0,
         "options": {"expires": 300.0},
     },

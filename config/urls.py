@@ -15,6 +15,8 @@ urlpatterns = [
     # The games app owns "/" (the lobby) and everything about tables and games.
     path("notifications/", include("notifications.urls")),
     path("", include("games.urls")),
+    # Issue 30: a finished game's analysis, and "play on from here" from its replay.
+    path("", include("analysis.urls")),
     # Profiles, leaderboards and rematches.
     path("", include("ratings.urls")),
     path("i18n/", include("django.conf.urls.i18n")),

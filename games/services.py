@@ -433,6 +433,15 @@ def table_start(*, table: Table, by) -> Game:
     return game
 
 
+def game_begin_at(*, game: Game, state: GameState, seats: list[Seat]) -> None:
+    """Write a game made at a position rather than at the start (issue 30's sandbox,
+    analysis/sandbox.py, which makes its table, seats and log first): as table_start does, the
+    site plays what is due to it, the rows follow the state, and the deadline is set."""
+    sub = Submission(game=game, state=state)
+    _advance(sub, seats)
+    _write(sub, seats)
+
+
 # ---------------------------------------------------------------------------------------------
 # Playing
 # ---------------------------------------------------------------------------------------------
@@ -737,6 +746,8 @@ def _write(sub: Submission, seats: list[Seat], *, fresh: bool = False) -> None:
         Table.objects.filter(pk=game.table_id).update(status=Table.Status.FINISHED)
         # Ratings, XP and achievements come from the record once it is committed (ratings app).
         queue_on_commit("ratings.tasks.record_game_result", game.pk)
+        # Issue 30: the whole-game analysis (win chances, turning points, luck), on its own queue.
+        queue_on_commit("analysis.tasks.analyse_game", game.pk)
     # The log rows the move added and game.save(update_fields=fields), compiled once: one statement.
     hot_writes.write_move(game, fields, [row for row in sub.rows if row.pk is None])
     live.publish_on_commit(game.pk, game.version)

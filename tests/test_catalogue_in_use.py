@@ -32,7 +32,7 @@ MAKEMESSAGES = [
 ]
 
 # The folders makemessages reads (everything of the site but tests, benchmarks and data).
-SOURCES = ("accounts", "config", "games", "moderation", "notifications", "ratings", "templates")
+SOURCES = ("accounts", "analysis", "config", "games", "moderation", "notifications", "ratings", "templates")
 SOURCE_SUFFIXES = (".py", ".html", ".txt")
 
 GETTEXT_CALLS = frozenset({
