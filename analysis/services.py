@@ -13,6 +13,7 @@ import logging
 import secrets
 from datetime import timedelta
 
+from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.db.models import F, Q
 from django.utils import timezone
@@ -25,10 +26,13 @@ from games.models import Game
 
 logger = logging.getLogger(__name__)
 
-# A run renews its claim at every round (a round takes a few seconds); one that has not for this
-# long died, and the next task takes the game over. Shorter than the broker's redelivery (120 s
-# on Redis), so a redelivered task finds the claim lapsed.
-LEASE = timedelta(seconds=90)
+
+def lease() -> timedelta:
+    """How long a run's claim lasts: it renews it at every round (a few seconds each), so one
+    that has not for this long died, and the next task takes the game over (settings
+    ANALYSIS_LEASE_SECONDS, 90: shorter than the broker's redelivery, 120 s on Redis)."""
+    return timedelta(seconds=settings.ANALYSIS_LEASE_SECONDS)
+
 # The analysis's own seeds: round r's playouts use SEED_BASE + r, never anything of the game.
 SEED_BASE = 30_000
 TASK = "analysis.tasks.analyse_game"
@@ -61,20 +65,31 @@ def _claim(game_id: int, now) -> str | None:
     claimed = GameAnalysis.objects.filter(
         free, game_id=game_id, status__in=[GameAnalysis.Status.PENDING, GameAnalysis.Status.RUNNING],
         game__status=Game.Status.FINISHED,
-    ).update(status=GameAnalysis.Status.RUNNING, claim=token, claimed_until=now + LEASE, runs=F("runs") + 1)
+    ).update(status=GameAnalysis.Status.RUNNING, claim=token, claimed_until=now + lease(), runs=F("runs") + 1)
     return token if claimed == 1 else None
 
 
+def held_for(*, game_id: int) -> float | None:
+    """Seconds until the claim another run holds on this game's analysis lapses, or None when
+    none is held (or the analysis is over)."""
+    until = GameAnalysis.objects.filter(
+        game_id=game_id, status=GameAnalysis.Status.RUNNING).values_list("claimed_until", flat=True).first()
+    if until is None:
+        return None
+    return max(0.0, (until - timezone.now()).total_seconds())
+
+
 def analysis_run(*, game_id: int) -> str:
-    """Compute (or finish) a finished game's analysis. Returns what it did: "done", "busy"
-    (another run holds it, or it is done already), "lost" (the claim lapsed to another run
-    midway) or "failed" (the record does not replay: kept as the row's error)."""
+    """Compute (or finish) a finished game's analysis. Returns what it did: "done", "held"
+    (another run holds the claim: ``held_for`` says how long), "busy" (done already, or a game
+    not finished), "lost" (the claim lapsed to another run midway) or "failed" (the record does
+    not replay: kept as the row's error)."""
     if not Game.objects.filter(pk=game_id, status=Game.Status.FINISHED).exists():
         return "busy"  # (a game in play is never analysed: RULES.md's fairness, issue 30)
     _row_of(game_id)
     token = _claim(game_id, timezone.now())
     if token is None:
-        return "busy"
+        return "held" if held_for(game_id=game_id) is not None else "busy"
     row = GameAnalysis.objects.select_related("game").get(game_id=game_id)
     mine = GameAnalysis.objects.filter(pk=row.pk, claim=token)
     try:
@@ -93,7 +108,7 @@ def analysis_run(*, game_id: int) -> str:
                        "low": [round(c.low, 4) for c in est.chances], "high": [round(c.high, 4) for c in est.chances],
                        "playouts": est.playouts})
         # Stored at once, the claim renewed: the page shows the progress, a later run resumes here.
-        if not mine.update(points=points, claimed_until=timezone.now() + LEASE):
+        if not mine.update(points=points, claimed_until=timezone.now() + lease()):
             return "lost"
     steps = len(record["actions"])
     points.append(compute.end_point(replayed.final, replayed.sides, steps))
@@ -113,5 +128,5 @@ def analyses_catch_up(*, limit: int = 20) -> int:
     stalled = list(GameAnalysis.objects.filter(
         Q(claimed_until__isnull=True) | Q(claimed_until__lt=now),
         status__in=[GameAnalysis.Status.PENDING, GameAnalysis.Status.RUNNING],
-        created_at__lt=now - LEASE).values_list("game_id", flat=True)[:limit])
+        created_at__lt=now - lease()).values_list("game_id", flat=True)[:limit])
     return sum(analysis_request(game_id=g) for g in [*missing, *stalled])

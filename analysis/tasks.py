@@ -9,9 +9,16 @@ from celery import shared_task
 from analysis import services
 
 
-@shared_task(ignore_result=True)
-def analyse_game(game_id: int) -> str:
-    return services.analysis_run(game_id=game_id)
+@shared_task(bind=True, ignore_result=True, max_retries=None)
+def analyse_game(self, game_id: int) -> str:
+    done = services.analysis_run(game_id=game_id)
+    if done == "held":
+        # Another run holds the game: it may have died (this may be its task, delivered again).
+        # Look again once its claim would lapse; a live run will have finished or renewed it.
+        wait = services.held_for(game_id=game_id)
+        if wait is not None:
+            raise self.retry(countdown=wait + 1)
+    return done
 
 
 @shared_task(ignore_result=True)

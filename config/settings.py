@@ -498,6 +498,11 @@ CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", False)
 # (issue 10), so a person's move returns at once and people can follow the bots. 0: they play
 # within the move that made them due, as they do whenever Celery runs eagerly (tests, no worker).
 BOT_DELAY_SECONDS = env_int("BOT_DELAY_MS", 1000, minimum=0) / 1000
+# Issue 30, the whole-game analysis (analysis/estimate.py, analysis/services.py): at most this many
+# playouts a round (stopping sooner once within ±5 points), and how long a run's claim on a game
+# lasts unless renewed (it is, every round): a run that died is taken over after it.
+ANALYSIS_MAX_PLAYOUTS = env_int("ANALYSIS_MAX_PLAYOUTS", 1000, minimum=1)
+ANALYSIS_LEASE_SECONDS = env_int("ANALYSIS_LEASE_SECONDS", 90, minimum=1)
 # Every task is idempotent (process_deadlines claims each game by its row lock and deadline;
 # notifications by a unique row per event and a conditional UPDATE), so a task is acknowledged
 # after it ran, and one whose worker process died is queued again, not lost. Each worker

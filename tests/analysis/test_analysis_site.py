@@ -11,7 +11,7 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
-from analysis import estimate, services
+from analysis import estimate, services, tasks
 from analysis.models import GameAnalysis
 from games.models import Game
 from tests.analysis.conftest import finish
@@ -111,13 +111,20 @@ def test_a_run_that_died_midway_resumes_after_the_rounds_it_stored(finished):
     assert again.runs == 2
 
 
-def test_a_claim_still_held_is_left_to_its_run(finished):
+def test_a_claim_still_held_is_left_to_its_run_and_the_task_looks_again_when_it_lapses(finished):
     GameAnalysis.objects.create(game=finished, status=GameAnalysis.Status.RUNNING,
                                 claimed_until=timezone.now() + timedelta(seconds=60), claim="other", runs=1)
     calls, counting = _counting()
     with counting:
-        assert services.analysis_run(game_id=finished.pk) == "busy"
+        assert services.analysis_run(game_id=finished.pk) == "held"
     assert calls == [] and GameAnalysis.objects.get(game=finished).claim == "other"
+    # The task (perhaps the dead run's own, delivered again) comes back once the claim lapses.
+    with mock.patch.object(tasks.analyse_game, "retry", side_effect=RuntimeError("retry")) as retry, \
+            pytest.raises(RuntimeError):
+        tasks.analyse_game.run(finished.pk)
+    assert 59 < retry.call_args.kwargs["countdown"] <= 61
+    GameAnalysis.objects.filter(game=finished).update(claimed_until=timezone.now() - timedelta(seconds=1))
+    assert tasks.analyse_game.run(finished.pk) == "done"
 
 
 def test_a_run_whose_claim_was_taken_over_stops_writing(finished):
