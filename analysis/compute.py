@@ -113,7 +113,7 @@ def _explaining_action(events: list[list[dict]], first: int, last: int, seats: s
     return best[1], best[2]
 
 
-def luck(record: dict[str, Any], final: GameState, events: list[list[dict]]) -> list[dict] | None:
+def luck(record: dict[str, Any], events: list[list[dict]]) -> list[dict] | None:
     """Per player, the rent paid and received against what the dice would give on average: at
     the start of each of a player's turns, every rent they could owe, times the chance of landing
     there in one turn (games/engine/markov.py, the classic board's exact chain; a utility's rent

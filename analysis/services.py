@@ -113,7 +113,7 @@ def analysis_run(*, game_id: int) -> str:
     steps = len(record["actions"])
     points.append(compute.end_point(replayed.final, replayed.sides, steps))
     turning = compute.turning_points(points, replayed.events, replayed.sides)
-    luck = compute.luck(record, replayed.final, replayed.events) or []
+    luck = compute.luck(record, replayed.events) or []
     done = mine.update(points=points, turning=turning, luck=luck, status=GameAnalysis.Status.DONE,
                        claimed_until=None, finished_at=timezone.now(), error="")
     return "done" if done else "lost"

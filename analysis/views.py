@@ -33,8 +33,9 @@ def _over(request: HttpRequest, game_id: int):
 def game_analysis(request: HttpRequest, game_id: int) -> HttpResponse:
     seen = _over(request, game_id)
     row = GameAnalysis.objects.filter(game_id=game_id).first()
-    if row is None or (row.status in (GameAnalysis.Status.PENDING,) and row.runs == 0 and row.claimed_until is None):
-        # A game that finished before analyses began (or whose task was lost): queued now.
+    if row is None:
+        # A game that finished before analyses began: queued now, once (the row made here stops
+        # the page's poll from queueing more; a task lost after that is the catch-up's).
         services.analysis_request(game_id=game_id)
         row = GameAnalysis.objects.filter(game_id=game_id).first()
     ctx = page.analysis_context(game=seen.game, seats=seen.seats, row=row)

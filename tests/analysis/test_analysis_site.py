@@ -186,3 +186,17 @@ def test_an_aborted_game_or_someone_elses_private_game_has_no_analysis_page(clie
     assert client.get(reverse("analysis:game", args=[game.pk])).status_code == 200
     Game.objects.filter(pk=game.pk).update(status=Game.Status.ABORTED)
     assert client.get(reverse("analysis:game", args=[game.pk])).status_code == 404
+
+
+def test_a_game_finished_before_analyses_is_queued_by_its_page_once(client, finished, alice,
+                                                                    django_capture_on_commit_callbacks):
+    client.force_login(alice)
+    url = reverse("analysis:game", args=[finished.pk])
+    with mock.patch("analysis.tasks.analyse_game.delay") as delay, \
+            django_capture_on_commit_callbacks(execute=True):
+        assert "waiting for its turn" in client.get(url).content.decode()
+        # The page's poll (and reloads) find the row: nothing more is queued.
+        client.get(url, HTTP_HX_REQUEST="true")
+        client.get(url)
+    delay.assert_called_once_with(finished.pk)
+    assert GameAnalysis.objects.get(game=finished).status == GameAnalysis.Status.PENDING

@@ -26,7 +26,7 @@ def test_round_starts_are_the_positions_as_each_round_began_and_cards_seen_grow(
 def test_luck_counts_the_rent_the_record_says_and_expectations_balance():
     record = play_record("classic", 3, seed=11)
     replayed = compute.replay(record)
-    luck = compute.luck(record, replayed.final, replayed.events)
+    luck = compute.luck(record, replayed.events)
     facts = analyse(record)
     # Actual rent: what ratings' own replay counts between players, seat by seat.
     for p in range(3):
@@ -40,7 +40,7 @@ def test_luck_counts_the_rent_the_record_says_and_expectations_balance():
 def test_luck_is_left_out_off_the_classic_board():
     record = play_record("world-classic", 3, seed=5)
     replayed = compute.replay(record)
-    assert compute.luck(record, replayed.final, replayed.events) is None
+    assert compute.luck(record, replayed.events) is None
 
 
 def test_turning_points_are_the_three_largest_swings_with_the_action_that_explains_each():

@@ -10,6 +10,7 @@ import pytest
 from analysis import services
 from analysis.models import GameAnalysis, Sandbox
 from games.models import Seat
+from tests.e2e.axe import assert_no_serious_violation
 from tests.e2e.pages import at_width, signed_in
 from tests.ratings.conftest import store_finished
 from tests.ratings.helpers import play_record
@@ -51,6 +52,11 @@ def test_the_analysis_page_follows_the_computation_and_reads_well(browser, site,
         page.screenshot(path=str(artifacts / f"analysis-{width}.png"), full_page=True)
         page.locator("details.analysis-table summary").click()
         page.locator("details.analysis-table table").screenshot(path=str(artifacts / f"analysis-table-{width}.png"))
+        # axe-core: nothing serious, light and dark (the table open, its contrast checked too).
+        assert_no_serious_violation(page, "analysis page, light")
+        page.emulate_media(color_scheme="dark")
+        assert_no_serious_violation(page, "analysis page, dark")
+        page.screenshot(path=str(artifacts / f"analysis-dark-{width}.png"), full_page=True)
     finally:
         context.close()
 
