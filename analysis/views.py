@@ -18,6 +18,7 @@ from config.ratelimit import limit
 from games.models import Game
 from games.selectors import visible_game
 from games.views.errors import refused_page
+from moderation.selectors import lockout_refusal
 
 
 def _over(request: HttpRequest, game_id: int):
@@ -58,6 +59,10 @@ def play_on(request: HttpRequest, game_id: int) -> HttpResponse:
     if seen is None:
         raise Http404("no such game")
     back = reverse("games:game_replay", args=[game_id])
+    refusal = lockout_refusal(user=request.user)
+    if refusal is not None:
+        # A suspended or banned player opens no table (issue 11), a sandbox's neither.
+        return refused_page(request, status=403, back_url=back, back_label=_("Back to the replay"), reason=refusal)
     step, seat = _int(request.POST.get("step")), _int(request.POST.get("seat"))
     if step is None or seat is None:
         return refused_page(request, status=400, back_url=back, back_label=_("Back to the replay"),

@@ -146,3 +146,12 @@ def test_the_replay_offers_play_on_at_its_step_to_a_signed_in_viewer(client, fin
     # Each step's fragment (htmx) carries the form with its own step.
     fragment = client.get(reverse("games:game_replay", args=[finished.pk]) + "?step=41", HTTP_HX_REQUEST="true")
     assert 'name="step" value="41"' in fragment.content.decode()
+
+
+def test_a_suspended_player_opens_no_sandbox(client, finished, charlie):
+    from moderation.models import Sanction
+
+    Sanction.objects.create(user=charlie, kind="suspend", reason="x", until=None)
+    client.force_login(charlie)
+    answer = _play_on(client, finished, 10, 0)
+    assert answer.status_code == 403 and not Sandbox.objects.exists()
