@@ -2,7 +2,7 @@
 sweep over 10,000 overdue games costs.
 
     .venv/bin/python bench/deadlines.py [--games 10000] [--spread 60] [--workers 1] [--concurrency 4]
-                                        [--lateness-only]
+                                        [--lateness-only] [--analyses 0]
 
 Runs against PostgreSQL (DATABASE_URL, by default postgres://postgres@127.0.0.1:5432/
 monopoly_bench_deadlines, created and migrated here; its games are deleted first) and the Redis
@@ -23,6 +23,11 @@ first timeout (a log row of source "clock"): lateness counts either row. Then it
 - lateness: for every game, its timeout's log row time minus its deadline: p50, p99, max;
 - the time one sweep (games.tasks.process_deadlines, in this process, one thread) takes over
   the same 10,000 games all overdue at once, and how long the workers take to drain them.
+
+With ``--analyses K`` (issue 30), K finished four-player games of strategy bots have their
+whole-game analyses queued before the deadlines begin, and one analysis worker (as bin/run runs
+it: ``-Q analysis``, solo pool, nice 10) computes them while the timeouts fire: run it with and
+without to compare the lateness; it prints the analysis rounds computed during the window.
 
 E-mail goes to Django's dummy backend (the notifications' tasks still run, as in production).
 Figures, never assertions. Processes started here run in their own process groups and are
@@ -182,9 +187,55 @@ def _set_deadlines(deadlines: dict) -> None:
                     "FROM bench_deadline b WHERE g.id = b.id")
 
 
-def _celery(env: dict[str, str], args: list[str], log: Path) -> subprocess.Popen:
+def make_finished(k: int) -> list[int]:
+    """k finished four-player classic games of strategy bots (seeds 2000..), each with its log
+    rows as the site writes them, for their analyses (issue 30)."""
+    from django.db import transaction
+
+    from accounts.models import User
+    from games.engine import RuleSet, apply, make_bot, new_game
+    from games.engine.simulate import play_game
+    from games.models import Game, GameAction, Seat, Table
+
+    rules = RuleSet.build("classic")
+    host = User.objects.get(username="bench-a")
+    ids = []
+    for i in range(k):
+        actions: list[dict] = []
+        play_game(rules, [make_bot("strategy") for _ in range(4)], 2000 + i, minutes_per_round=0,
+                  on_action=lambda _state, action, kept=actions: kept.append(dict(action)))
+        names = [f"Bot {p + 1}" for p in range(4)]
+        state, events = new_game(rules, names, 2000 + i)
+        with transaction.atomic():
+            table = Table.objects.create(host=host, name="Bench analysis", preset="classic", seat_count=4,
+                                         status=Table.Status.FINISHED, invite_code=f"a{i:09d}")
+            Seat.objects.bulk_create([Seat(table=table, position=p, bot="strategy") for p in range(4)])
+            game = Game.objects.create(table=table, seed=2000 + i, state={})
+            rows = [GameAction(game=game, seq=0, action={"type": "start", "seed": 2000 + i, "rules": rules.to_json(),
+                                                         "names": names, "teams": None}, events=events,
+                               source="system")]
+            for n, action in enumerate(actions, start=1):
+                state, events = apply(state, action)
+                rows.append(GameAction(game=game, seq=n, seat=action.get("player"), action=action, events=events,
+                                       source="bot"))
+            GameAction.objects.bulk_create(rows, batch_size=1000)
+            Game.objects.filter(pk=game.pk).update(state=state.to_json(), status=Game.Status.FINISHED,
+                                                   round=state.round, winner_seat=state.winner,
+                                                   finished_at=timezone_now())
+        ids.append(game.pk)
+    return ids
+
+
+def timezone_now():
+    from django.utils import timezone
+
+    return timezone.now()
+
+
+def _celery(env: dict[str, str], args: list[str], log: Path, *, nice: int = 0) -> subprocess.Popen:
     out = open(log, "wb")  # noqa: SIM115 (kept open while the process runs)
-    proc = subprocess.Popen([str(ROOT / ".venv/bin/celery"), "-A", "config", *args], cwd=ROOT, env=env,
+    prefix = ["nice", "-n", str(nice)] if nice else []
+    proc = subprocess.Popen([*prefix, str(ROOT / ".venv/bin/celery"), "-A", "config", *args], cwd=ROOT, env=env,
                             stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
     _procs.append(proc)
     return proc
@@ -220,6 +271,8 @@ def main() -> None:
     parser.add_argument("--lead", type=float, default=15.0, help="seconds from the start of the workers "
                                                                   "to the first deadline")
     parser.add_argument("--lateness-only", action="store_true", help="stop after the lateness figures")
+    parser.add_argument("--analyses", type=int, default=0,
+                        help="whole-game analyses (issue 30) computed by an analysis worker meanwhile")
     args = parser.parse_args()
 
     url = os.environ.get("BENCH_DATABASE_URL") or os.environ.get("DATABASE_URL") or DEFAULT_DATABASE_URL
@@ -242,12 +295,25 @@ def main() -> None:
     queue = redis.Redis.from_url(broker)
     # The broker's keys carry the site's prefix, if it has one (CELERY_BROKER_KEY_PREFIX: a test run's).
     prefix = os.environ.get("CELERY_BROKER_KEY_PREFIX", "")
-    queue_keys = [prefix + key for key in ("celery", "deadlines", "unacked", "unacked_index")]
+    queue_keys = [prefix + key for key in ("celery", "deadlines", "analysis", "unacked", "unacked_index")]
     queue.delete(*queue_keys)
     ids = make_games(args.games)
 
     child_env = {**os.environ, **env}
     folder = Path(tempfile.mkdtemp(prefix="bench-deadlines-"))
+    analysed: list[int] = []
+    if args.analyses:
+        from analysis.models import GameAnalysis
+        from analysis.tasks import analyse_game
+
+        analysed = make_finished(args.analyses)
+        GameAnalysis.objects.filter(game_id__in=analysed).delete()
+        for gid in analysed:
+            analyse_game.delay(gid)
+        _celery(child_env, ["worker", "-Q", "analysis", "--pool=solo", "--loglevel=warning", "--without-gossip",
+                            "--without-mingle", "--hostname=bench-analysis@%h"], folder / "analysis.log", nice=10)
+        print(f"{len(analysed)} whole-game analyses queued ({args.analyses} finished games of 4 strategy bots), "
+              f"one analysis worker (solo, nice 10)")
     for w in range(args.workers):
         _celery(child_env, ["worker", "--pool=threads", f"--concurrency={args.concurrency}", "--loglevel=warning",
                             "--without-gossip", "--without-mingle", f"--hostname=bench{w}@%h"],
@@ -275,6 +341,12 @@ def main() -> None:
         if done >= len(ids) or timezone.now() > end_by:
             break
         time.sleep(2)
+    if analysed:
+        from analysis.models import GameAnalysis
+
+        rows = list(GameAnalysis.objects.filter(game_id__in=analysed).values_list("points", "status"))
+        print(f"analyses meanwhile: {sum(len(p) for p, _s in rows)} rounds estimated, "
+              f"{sum(s == 'done' for _p, s in rows)} of {len(analysed)} done")
     fired = dict(GameAction.objects.filter(game_id__in=ids, source__in=SWEPT).values("game_id")
                  .annotate(at=Min("created_at")).values_list("game_id", "at"))
     late = sorted((fired[g] - deadlines[g]).total_seconds() for g in ids if g in fired)

@@ -72,6 +72,8 @@ INSTALLED_APPS = [
 
     # Issue 29: calendars, warnings, nudges, quiet hours, the next game waiting, private notes.
     "reach",
+    # Issue 30: whole-game analysis (win chances, turning points, luck) and play on from here.
+    "analysis",
     # E-mail service providers' backends and bounce/complaint webhooks (config/email.py).
     "anymail",
 ]
@@ -502,6 +504,11 @@ CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", False)
 # (issue 10), so a person's move returns at once and people can follow the bots. 0: they play
 # within the move that made them due, as they do whenever Celery runs eagerly (tests, no worker).
 BOT_DELAY_SECONDS = env_int("BOT_DELAY_MS", 1000, minimum=0) / 1000
+# Issue 30, the whole-game analysis (analysis/estimate.py, analysis/services.py): at most this many
+# playouts a round (stopping sooner once within ±5 points), and how long a run's claim on a game
+# lasts unless renewed (it is, every round): a run that died is taken over after it.
+ANALYSIS_MAX_PLAYOUTS = env_int("ANALYSIS_MAX_PLAYOUTS", 1000, minimum=1)
+ANALYSIS_LEASE_SECONDS = env_int("ANALYSIS_LEASE_SECONDS", 90, minimum=1)
 # Every task is idempotent (process_deadlines claims each game by its row lock and deadline;
 # notifications by a unique row per event and a conditional UPDATE), so a task is acknowledged
 # after it ran, and one whose worker process died is queued again, not lost. Each worker
@@ -515,7 +522,11 @@ CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 # of e-mail tasks (that a sweep of thousands of timeouts queues itself) until they expire.
 CELERY_TASK_DEFAULT_QUEUE = "celery"
 CELERY_TASK_QUEUES = [Queue("celery"), Queue("deadlines")]
-CELERY_TASK_ROUTES = {"games.tasks.process_deadlines": {"queue": "deadlines"}}
+# Issue 30: the whole-game analyses (minutes of CPU each) go to a queue of their own, left out of
+# CELERY_TASK_QUEUES so that a worker consumes it only when told (`-Q analysis`: bin/run's
+# second worker), never beside the deadline sweep.
+CELERY_TASK_ROUTES = {"games.tasks.process_deadlines": {"queue": "deadlines"},
+                      "analysis.tasks.analyse_game": {"queue": "analysis"}}
 CELERY_TASK_IGNORE_RESULT = True
 CELERY_TIMEZONE = TIME_ZONE
 CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
@@ -554,6 +565,12 @@ CELERY_BEAT_SCHEDULE: dict[str, dict] = {
     # Results whose task was lost (a broker restart) are recorded on the next pass.
     "ratings-results-catch-up": {
         "task": "ratings.tasks.results_catch_up",
+        "schedule": 300.0,
+        "options": {"expires": 300.0},
+    },
+    # Finished games without an analysis, or whose analysis run died, are queued again (issue 30).
+    "analysis-catch-up": {
+        "task": "analysis.tasks.analyses_catch_up",
         "schedule": 300.0,
         "options": {"expires": 300.0},
     },

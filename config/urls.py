@@ -20,6 +20,8 @@ urlpatterns = [
     # Issue 29: reminder settings, the calendar feed, the next game waiting, nudges and notes.
     path("reach/", include("reach.urls")),
     path("", include("games.urls")),
+    # Issue 30: a finished game's analysis, and "play on from here" from its replay.
+    path("", include("analysis.urls")),
     # Profiles, leaderboards and rematches.
     path("", include("ratings.urls")),
     path("i18n/", include("django.conf.urls.i18n")),

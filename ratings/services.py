@@ -17,6 +17,7 @@ from django.db.models import Sum
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from analysis.selectors import is_sandbox
 from games import services as game_services
 from games.models import Game, GameAction, Seat, Table
 from moderation.selectors import is_blocked
@@ -136,6 +137,8 @@ def game_result_record(*, game_id: int) -> GameResult | None:
                                        custom=custom, summary=_summary(facts), finished_at=when)
     # (Its player keeps the seat's result: forfeited, last, the XP of that place.)
     humans = [s for s in seats if s.user_id is not None and (not s.bot or taken_over(s))]
+    if is_sandbox(game_id=game.pk):
+        humans = []  # Issue 30: a game played on from a replay gives no XP, achievement or quest.
     users = sorted({s.user_id for s in humans})
 
     after: dict[int, skill.Skill] = {}

@@ -104,7 +104,11 @@ def bin_run(tmp_path):
 
 
 def _role(pids: set[int], word: str) -> int:
-    matching = [pid for pid in pids if f"config {word}" in _cmdline(pid)]
+    # (The analysis worker, issue 30, is a role of its own: "analysis".)
+    if word == "analysis":
+        matching = [pid for pid in pids if "config worker -Q analysis" in _cmdline(pid)]
+    else:
+        matching = [pid for pid in pids if f"config {word}" in _cmdline(pid) and "-Q analysis" not in _cmdline(pid)]
     assert len(matching) == 1, {pid: _cmdline(pid) for pid in pids}
     return matching[0]
 
@@ -114,6 +118,9 @@ def test_a_killed_worker_is_started_again_and_a_killed_beat_stops_everything(bin
     # Exactly one scheduler, in a process of its own: not the worker's embedded beat (-B).
     beat, worker = _role(started, "beat"), _role(started, "worker")
     assert beat != worker and " -B" not in _cmdline(worker) and "--beat" not in _cmdline(worker)
+    # Issue 30: the analyses' queue has a worker of its own, never the one of the deadline sweep.
+    analyser = _role(started, "analysis")
+    assert analyser not in (beat, worker) and "--pool=solo" in _cmdline(analyser)
     # The site is served by uvicorn, an ASGI server (the game's event stream, issue 12).
     servers = [pid for pid in started if "uvicorn config.asgi:application" in _cmdline(pid)]
     assert servers
@@ -125,7 +132,7 @@ def test_a_killed_worker_is_started_again_and_a_killed_beat_stops_everything(bin
     # started again; the beat and the server stay up.
     os.kill(worker, signal.SIGKILL)
     _wait_until(lambda: [pid for pid in _descendants(bin_run.pid)
-                         if pid != worker and "config worker" in _cmdline(pid)],
+                         if pid != worker and "config worker --pool=threads" in _cmdline(pid)],
                 STOP_TIMEOUT, "bin/run did not start a new worker")
     now = _descendants(bin_run.pid)
     new_worker = _role(now, "worker")

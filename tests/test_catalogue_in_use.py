@@ -32,7 +32,8 @@ MAKEMESSAGES = [
 ]
 
 # The folders makemessages reads (everything of the site but tests, benchmarks and data).
-SOURCES = ("accounts", "chats", "config", "games", "moderation", "notifications", "ratings", "reach", "templates")
+SOURCES = ("accounts", "analysis", "chats", "config", "games", "moderation", "notifications", "ratings", "reach",
+           "templates")
 SOURCE_SUFFIXES = (".py", ".html", ".txt")
 
 GETTEXT_CALLS = frozenset({

@@ -387,6 +387,8 @@ def _write(sub: Submission, seats: list[Seat], *, fresh: bool = False) -> None:
         Table.objects.filter(pk=game.table_id).update(status=Table.Status.FINISHED)
         # Ratings, XP and achievements come from the record once it is committed (ratings app).
         queue_on_commit("ratings.tasks.record_game_result", game.pk)
+        # Issue 30: the whole-game analysis (win chances, turning points, luck), on its own queue.
+        queue_on_commit("analysis.tasks.analyse_game", game.pk)
     # The log rows the move added and game.save(update_fields=fields), compiled once: one statement.
     sql.write_move(game, fields, [row for row in sub.rows if row.pk is None])
     live.publish_on_commit(game.pk, game.version)

@@ -19,6 +19,7 @@ from games import clock, meter
 from games.aids import pause
 from games.engine import (
     EngineError,
+    GameState,
     InvalidRules,
     new_game,
 )
@@ -377,3 +378,12 @@ def table_start(*, table: Table, by) -> Game:
     _advance(sub, seats)
     _write(sub, seats)
     return game
+
+
+def game_begin_at(*, game: Game, state: GameState, seats: list[Seat]) -> None:
+    """Write a game made at a position rather than at the start (issue 30's sandbox,
+    analysis/sandbox.py, which makes its table, seats and log first): as table_start does, the
+    site plays what is due to it, the rows follow the state, and the deadline is set."""
+    sub = Submission(game=game, state=state)
+    _advance(sub, seats)
+    _write(sub, seats)

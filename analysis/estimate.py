@@ -1,0 +1,23 @@
+"""The one door to the win-chance estimate (games/engine/analysis.py) for the site: the whole-game
+analysis calls ``chances`` and nothing else, so a faster policy (issue 30's trade meter work)
+drops in here alone."""
+
+from __future__ import annotations
+
+from django.conf import settings
+
+from games.engine import GameState
+from games.engine.analysis import Estimate, win_chances
+
+# The whole game's per-round target: ±5 points (95%), as bench/analysis.py measures it (a 60-round
+# game within the issue's 2 minutes of one core); at most settings.ANALYSIS_MAX_PLAYOUTS a round.
+DEFAULT_TARGET = 0.05
+
+
+def chances(state: GameState, *, seen: dict[str, int], seed: int) -> Estimate:
+    """Each side's chance to win from ``state``, from what every player could know then (``seen``:
+    the cards seen drawn, games.engine.analysis.seen_cards). ``seed`` is the analysis's own,
+    never the game's. ANALYSIS_TARGET (tests: None, a fixed number) and ANALYSIS_MAX_PLAYOUTS."""
+    target = getattr(settings, "ANALYSIS_TARGET", DEFAULT_TARGET)
+    playouts = settings.ANALYSIS_MAX_PLAYOUTS
+    return win_chances(state, playouts, seed, target=target, seen=seen)
