@@ -122,7 +122,7 @@ def _trade_context(report: Report) -> dict[str, Any]:
     """A collusion flag's figures and the game's log around the trade."""
     from games.board_words import localized_board
     from games.engine import GameState
-    from games.views import present
+    from games.views.page import decision as present
 
     details = report.details or {}
     if report.game is None or "seq" not in details:

@@ -14,7 +14,7 @@ from django.utils.translation import ngettext
 
 from games.engine import HOTEL, NO_OWNER, GameState, rent_of, street_rents, unmortgage_cost
 from games.views.contrast import ink
-from games.views.present import PLAYER_COLOURS, _building_word, _level_label, token_letters
+from games.views.page.decision import PLAYER_COLOURS, _building_word, _level_label, token_letters
 
 
 def deed_card(st: GameState, sq: int) -> dict[str, Any] | None:

@@ -19,7 +19,7 @@ from games import records, services
 from games.board_words import localized_board
 from games.models import Game, Replay, Seat
 from games.selectors import live_names, visible_game
-from games.views import present
+from games.views.page import decision as present
 from games.views.play_forms import query_int
 
 

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from django.template.loader import get_template
 
-from games.views.present import Choices
+from games.views.page.decision import Choices
 
 TEMPLATES = Path(__file__).resolve().parents[2] / "templates" / "jinja2" / "games" / "partials"
 

@@ -15,7 +15,7 @@ from django.urls import reverse
 
 from games.engine import GameState, legal_actions
 from games.models import Game
-from games.views.present import choices_for
+from games.views.page.decision import choices_for
 from tests.games.parts_helpers import marks_of, parts_headers
 from tests.games.play_helpers import autoplay, choose, next_move, start_game, users_by_seat
 

@@ -8,7 +8,8 @@ import re
 import pytest
 
 from games.engine import GameState
-from games.views import page_html, present
+from games.views import page_html
+from games.views.page import decision as present
 from tests.games.play_helpers import start_game
 
 pytestmark = pytest.mark.django_db
