@@ -7,7 +7,8 @@ from __future__ import annotations
 from django.test import override_settings
 from django.utils.safestring import mark_safe
 
-from games.views import move_parts, page_html
+from games.views import page_html
+from games.views.page import parts as move_parts
 
 
 def test_a_kept_piece_is_drawn_once_per_key_until_a_setting_changes():
