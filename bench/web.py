@@ -1002,7 +1002,7 @@ def render_times(renders: int) -> None:
     from django.test.utils import setup_test_environment, teardown_test_environment
 
     from games.models import Game, GameAction
-    from games.views import page_html
+    from games.views.page import draw as page_html
 
     users = make_extra_users("r", 4)
     rng = random.Random(7)

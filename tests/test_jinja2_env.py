@@ -9,7 +9,7 @@ from django.template import engines
 from django.urls import reverse
 
 from config.jinja2 import SiteEnvironment
-from games.views import page_html
+from games.views.page import draw as page_html
 from tests.games.play_helpers import autoplay, start_game, users_by_seat
 
 pytestmark = pytest.mark.django_db

@@ -6,7 +6,7 @@ from django import template
 
 from games import formats
 from games.links import deed_cards_path
-from games.views.page_html import (
+from games.views.page.draw import (
     decision_html,
     dice_html,
     log_html,

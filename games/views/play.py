@@ -31,7 +31,7 @@ from games.errors import translate_refusal
 from games.links import game_url
 from games.models import Game, Seat, Table
 from games.selectors import VisibleGame, live_names, name_changes, visible_game
-from games.views import page_html
+from games.views.page import draw as page_html
 from games.views.page import parts as move_parts
 from games.views.page import decision as present
 from games.views.api import refusal_json, seat_actions

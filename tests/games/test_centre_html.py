@@ -15,7 +15,8 @@ from django.utils import translation
 from games.engine import GameState, waiting_on
 from games.engine.cards import JAIL_CARDS
 from games.models import Game, Seat
-from games.views import page_html, play
+from games.views import play
+from games.views.page import draw as page_html
 from tests.games.play_helpers import cheapest_deed, play_until, start_game, users_by_seat
 
 pytestmark = pytest.mark.django_db

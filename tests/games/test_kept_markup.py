@@ -7,7 +7,7 @@ from __future__ import annotations
 from django.test import override_settings
 from django.utils.safestring import mark_safe
 
-from games.views import page_html
+from games.views.page import draw as page_html
 from games.views.page import parts as move_parts
 
 

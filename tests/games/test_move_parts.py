@@ -329,7 +329,7 @@ def test_the_position_a_move_wrote_shows_as_the_position_read_again(rf, alice, b
 
     from games import services
     from games.views import play
-    from games.views.page_html import decision_html, players_html
+    from games.views.page.draw import decision_html, players_html
 
     game = start_game(alice, bob)
     seat, move = next_move(game)

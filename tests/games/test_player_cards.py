@@ -8,7 +8,7 @@ import re
 import pytest
 
 from games.engine import GameState
-from games.views import page_html
+from games.views.page import draw as page_html
 from games.views.page import decision as present
 from tests.games.play_helpers import start_game
 

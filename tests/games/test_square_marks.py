@@ -58,7 +58,7 @@ def test_what_the_marks_tell_apart():
 def test_a_cards_marks_tell_everything_its_markup_shows(preset):
     """present.card_marks: two player views with the same marks draw the same card, over whole
     games (so the page's mark of a card changes whenever its markup does, move_parts.py)."""
-    from games.views.page_html import players_html
+    from games.views.page.draw import players_html
     from games.views.page.decision import card_marks
 
     rules = RuleSet.build(preset)
@@ -82,7 +82,7 @@ def test_a_cards_marks_tell_everything_its_markup_shows(preset):
 def test_a_squares_marks_tell_everything_its_markup_shows(preset, options):
     """Two views of a square with the same marks (and, on the free parking corner, the same pool)
     draw the same markup, over whole games: what move_parts keeps a square's markup by."""
-    from games.views.page_html import square_html
+    from games.views.page.draw import square_html
     from games.views.page.decision import economy_view
 
     rules = RuleSet.build(preset, options)

@@ -84,7 +84,7 @@ def test_the_game_pages_deadline_is_in_the_readers_zone_as_the_date_filter_gives
     from django.template.defaultfilters import date as date_filter
     from django.utils import timezone
 
-    from games.views.page_html import _time_left
+    from games.views.page.draw import _time_left
 
     deadline = timezone.now() + timedelta(minutes=3, microseconds=1234)
     with timezone.override(zone):

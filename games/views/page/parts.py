@@ -56,7 +56,7 @@ from django_htmx.http import reswap, trigger_client_event
 from games.links import deed_cards_path
 from games.models import Game
 from games.views.page import decision as present
-from games.views.page_html import (
+from games.views.page.draw import (
     Kept,
     decision_html,
     log_html,
