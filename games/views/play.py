@@ -31,11 +31,15 @@ from games.errors import translate_refusal
 from games.links import game_url
 from games.models import Game, Seat, Table
 from games.selectors import VisibleGame, live_names, name_changes, visible_game
-from games.views.page import draw as page_html
-from games.views.page import parts as move_parts
-from games.views.page import decision as present
 from games.views.api import refusal_json, seat_actions
 from games.views.errors import refused_page
+from games.views.page import draw as page_html
+from games.views.page import parts as move_parts
+from games.views.page.board import board_view, dice_view, economy_view, square_marks
+from games.views.page.decision import choices_for, decision_text, offer_view
+from games.views.page.log import last_card, log_entries
+from games.views.page.players import players_view
+from games.views.page.trade import builder_view, default_builder
 from games.views.play_forms import FormError, number_ranges, parse_action, prefill_from
 from games.views.play_forms import query_int as _int_param
 from moderation.selectors import forget_lockout, lockout_refusal
@@ -108,13 +112,13 @@ def _context(request: HttpRequest, game: Game, seats: list[Seat], me: Seat | Non
     if active and me is not None and me.bot and flash is None:
         # (The words of the service's refusal, as a sentence.)
         flash, flash_level = capfirst(_("a bot plays your seat since your third missed turn")) + ".", "warning"
-    players = present.players_view(state, me=my)
+    players = players_view(state, me=my)
     # Who is on vacation, shown on their card in the reader's time zone (RULES.md 15).
     away = vacation.on_vacation(game) if active and game.table.pace == Table.Pace.CORRESPONDENCE else {}
     for seat, until in away.items():
         if 0 <= seat < len(players):
             players[seat]["away"] = date_format(timezone.localtime(until), "DATETIME_FORMAT")
-    choices = present.choices_for(state, acting)
+    choices = choices_for(state, acting)
     names = [p.name for p in state.players]
     if log is None:
         rows, more = _log_rows(game)
@@ -123,7 +127,7 @@ def _context(request: HttpRequest, game: Game, seats: list[Seat], me: Seat | Non
         # The first page as the page shows it after the move, of which these are the newest.
         rows, more = log
         log_before = max(rows[0]["seq"] - (LOG_PAGE - 1), 0) if rows else None
-    offer = present.offer_view(state, acting)
+    offer = offer_view(state, acting)
 
     trade_builder = None
     builder_open = False
@@ -132,18 +136,18 @@ def _context(request: HttpRequest, game: Game, seats: list[Seat], me: Seat | Non
         if prefill and prefill.get("to") is not None:
             other = prefill["to"]
             if 0 <= other < len(state.players) and other != acting and not state.players[other].bankrupt:
-                trade_builder = present.builder_view(state, acting, other, prefill=prefill,
+                trade_builder = builder_view(state, acting, other, prefill=prefill,
                                                      counter=prefill.get("counter"))
                 builder_open = True
         elif offer and offer["for_me"] and counter == offer["id"] and offer["counter_error"] is None:
             t = offer["raw"]
-            trade_builder = present.builder_view(state, acting, t["from"],
+            trade_builder = builder_view(state, acting, t["from"],
                                                  prefill={"give": t["take"], "take": t["give"]}, counter=t["id"])
             builder_open = True
         else:
             # (Open when the player picked the partner's tab, ?trade_with=.)
             wanted = _int_param(request, "trade_with")
-            trade_builder = present.default_builder(state, acting, choices, partner=wanted)
+            trade_builder = default_builder(state, acting, choices, partner=wanted)
             builder_open = trade_builder is not None and wanted is not None and trade_builder["to"] == wanted
 
     bots_waited_on = _bots_waited_on(game, seats)
@@ -151,12 +155,12 @@ def _context(request: HttpRequest, game: Game, seats: list[Seat], me: Seat | Non
         "game": game, "table": game.table, "state": state, "rules": state.rules, "me": me, "my_seat": my,
         "acting": acting, "is_player": me is not None, "active": active,
         "players": players,
-        "squares": None if parts else present.board_view(state, players, targets=choices.targets),
-        "choices": choices, "decision": present.decision_text(state), "offer": offer,
+        "squares": None if parts else board_view(state, players, targets=choices.targets),
+        "choices": choices, "decision": decision_text(state), "offer": offer,
         "builder": trade_builder, "builder_open": builder_open,
-        "dice": present.dice_view(state.last_dice), "economy": present.economy_view(state),
-        "last_card": present.last_card(rows[0]["events"] if rows else [], names),
-        "log": present.log_entries(rows, names, state.board, viewer=my), "log_more": more,
+        "dice": dice_view(state.last_dice), "economy": economy_view(state),
+        "last_card": last_card(rows[0]["events"] if rows else [], names),
+        "log": log_entries(rows, names, state.board, viewer=my), "log_more": more,
         "log_before": log_before,
         "waiting_names": [names[p] for p in game.waiting_seats if 0 <= p < len(names)],
         # Issue 10: while only bots are waited on, their tasks move the game every
@@ -171,7 +175,7 @@ def _context(request: HttpRequest, game: Game, seats: list[Seat], me: Seat | Non
         "away": away,
     }
     # What each part shows, for the page to send back with its moves and fetches (move_parts).
-    ctx["square_marks"] = present.square_marks(state, players, targets=choices.targets) if active else None
+    ctx["square_marks"] = square_marks(state, players, targets=choices.targets) if active else None
     ctx["marks"] = move_parts.page_marks(ctx) if active else {}
     ctx["marks_text"] = move_parts.marks_text(ctx["marks"])
     return ctx
@@ -231,7 +235,7 @@ def log(request: HttpRequest, game_id: int) -> HttpResponse:
     state = _shown_state(game.state, seats)
     rows, more = _log_rows(game, _int_param(request, "before"), limit=LOG_PAGE if request.htmx else 200)
     ctx = {"game": game, "table": game.table,
-           "log": present.log_entries(rows, [p.name for p in state.players], state.board,
+           "log": log_entries(rows, [p.name for p in state.players], state.board,
                                       viewer=me.position if me is not None else None),
            "log_more": more, "log_before": rows[-1]["seq"] if rows else None}
     if request.htmx:

@@ -19,7 +19,10 @@ from games import records, services
 from games.board_words import localized_board
 from games.models import Game, Replay, Seat
 from games.selectors import live_names, visible_game
-from games.views.page import decision as present
+from games.views.page.board import board_view, dice_view, economy_view
+from games.views.page.decision import decision_text
+from games.views.page.log import action_label, event_lines, last_card
+from games.views.page.players import players_view
 from games.views.play_forms import query_int
 
 
@@ -54,17 +57,17 @@ def _replay_context(replay: Replay, step: int | None, *, seats: list[Seat] | Non
         for player, name in zip(state.players, live_names([p.name for p in state.players], seats), strict=True):
             player.name = name
     names = [p.name for p in state.players]
-    players = present.players_view(state, me=None)
+    players = players_view(state, me=None)
     seat = action.get("player") if action else None
     nav = records.replay_nav(services.replay_turns(replay=replay), pos.step, steps)
     return {
-        "state": state, "players": players, "squares": present.board_view(state, players),
-        "decision": present.decision_text(state), "dice": present.dice_view(state.last_dice),
-        "economy": present.economy_view(state), "last_card": present.last_card(pos.events, names),
+        "state": state, "players": players, "squares": board_view(state, players),
+        "decision": decision_text(state), "dice": dice_view(state.last_dice),
+        "economy": economy_view(state), "last_card": last_card(pos.events, names),
         "step": pos.step, "steps": steps, "prev": max(0, pos.step - 1), "next": min(steps, pos.step + 1),
-        "action": action, "action_label": present.action_label(action) if action else "",
+        "action": action, "action_label": action_label(action) if action else "",
         "actor": names[seat] if isinstance(seat, int) and 0 <= seat < len(names) else None,
-        "lines": present.event_lines(pos.events, names, state.board, reason=action.get("reason") if action else None),
+        "lines": event_lines(pos.events, names, state.board, reason=action.get("reason") if action else None),
         "board_name": state.board.name, "readonly": True, "rules": state.rules,
         "replayed": pos.replayed,
         "nav": nav, "nav_player": names[nav.seat] if 0 <= nav.seat < len(names) else "",

@@ -11,7 +11,9 @@ import pytest
 
 from games.engine import RuleSet, make_bot
 from games.engine.simulate import SimulationError, play_game
-from games.views.page.decision import board_view, choices_for, marks_of, players_view, square_marks, square_view
+from games.views.page.board import board_view, marks_of, square_marks, square_view
+from games.views.page.decision import choices_for
+from games.views.page.players import players_view
 
 
 @pytest.mark.parametrize("preset", ["classic", "world-classic", "world-quick"])
@@ -59,7 +61,7 @@ def test_a_cards_marks_tell_everything_its_markup_shows(preset):
     """present.card_marks: two player views with the same marks draw the same card, over whole
     games (so the page's mark of a card changes whenever its markup does, move_parts.py)."""
     from games.views.page.draw import players_html
-    from games.views.page.decision import card_marks
+    from games.views.page.players import card_marks
 
     rules = RuleSet.build(preset)
     drawn: dict[tuple, str] = {}
@@ -82,8 +84,8 @@ def test_a_cards_marks_tell_everything_its_markup_shows(preset):
 def test_a_squares_marks_tell_everything_its_markup_shows(preset, options):
     """Two views of a square with the same marks (and, on the free parking corner, the same pool)
     draw the same markup, over whole games: what move_parts keeps a square's markup by."""
+    from games.views.page.board import economy_view
     from games.views.page.draw import square_html
-    from games.views.page.decision import economy_view
 
     rules = RuleSet.build(preset, options)
     pools = set()

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from games.views.page.decision import token_letters
+from games.views.page.players import token_letters
 
 
 @pytest.mark.parametrize(

@@ -34,7 +34,7 @@ from django.utils.timezone import get_current_timezone_name, template_localtime
 from django.utils.translation import get_language, pgettext
 
 from games.links import game_url
-from games.views.page.decision import group_marks
+from games.views.page.players import group_marks
 
 SQUARES = "games/partials/board/squares.html"
 SQUARE = "games/partials/board/square.html"

@@ -8,9 +8,9 @@ position now gives differs from the page's:
 
 - the centre of the board (the decision, dice, offer and the forms, whose hidden ``version``
   fields must be the new one), always;
-- each square whose marks changed (``present.square_marks``: what its markup shows; the free
+- each square whose marks changed (``square_marks``: what its markup shows; the free
   parking corner with the pool) and each player card whose view changed
-  (``present.players_view``, with the deadline on the badge of a player waited on);
+  (``players_view``, with the deadline on the badge of a player waited on);
 - the log entries newer than the newest the page shows, at the top of the list, and the oldest
   ones pushed past the first page taken off, as a full render would show them;
 - the slots of the tools (manage, trade builder) and of the surrender panel, when what they
@@ -55,7 +55,7 @@ from django_htmx.http import reswap, trigger_client_event
 
 from games.links import deed_cards_path
 from games.models import Game
-from games.views.page import decision as present
+from games.views.page.board import CORNERS, square_view
 from games.views.page.draw import (
     Kept,
     decision_html,
@@ -66,6 +66,8 @@ from games.views.page.draw import (
     surrender_html,
     tools_html,
 )
+from games.views.page.players import card_marks
+from games.views.page.trade import default_builder, opponents
 
 HEADER = "X-Game-Parts"
 # A mark: a part's key (the frame "f", square "s12", player "p3", the tools "t", the surrender
@@ -122,7 +124,7 @@ def page_marks(ctx: dict[str, Any]) -> dict[str, str]:
     deadline = ctx["deadline"]
     for k, p in enumerate(players):
         marks[_PLAYERS[k] if k < len(_PLAYERS) else f"p{k}"] = _kept_digest(
-            (present.card_marks(p), deadline if p["waiting"] else None))
+            (card_marks(p), deadline if p["waiting"] else None))
     marks["t"] = _digest(_tools(state, acting, choices))
     marks["u"] = _digest(ctx["is_player"] and "surrender" in choices.types)
     marks["l"] = format(state.seq, "x")
@@ -132,12 +134,12 @@ def page_marks(ctx: dict[str, Any]) -> dict[str, str]:
 # The marks' keys (a board has 40 squares, a table at most 8 seats), and which square is the
 # free parking corner, whose mark has the pool.
 _SQUARES = tuple(f"s{i}" for i in range(40))
-_PARKING = tuple(present.CORNERS.get(i) == "parking" for i in range(40))
+_PARKING = tuple(CORNERS.get(i) == "parking" for i in range(40))
 _PLAYERS = tuple(f"p{k}" for k in range(8))
 
 
 def _pool(economy: dict[str, Any]) -> tuple:
-    """What the free parking corner shows beyond its marks: the pool (present.economy_view)."""
+    """What the free parking corner shows beyond its marks: the pool (economy_view)."""
     return economy.get("free_parking"), economy.get("jackpot")
 
 
@@ -175,7 +177,7 @@ def _tools(st, acting: int | None, choices) -> tuple:
     cash, deeds and values, which change with nearly every move): the builder is a closed panel
     until its player opens it, and game.js then fetches it afresh if the page has moved on since
     it was drawn (its ``data-version``; the game view's ``?part=tools``)."""
-    others = present.opponents(st, acting) if acting is not None and "propose" in choices.types else None
+    others = opponents(st, acting) if acting is not None and "propose" in choices.types else None
     return choices.debt, choices.manage, others or None
 
 
@@ -233,7 +235,7 @@ def _parts(request: HttpRequest, *, ctx: dict[str, Any], shown: dict[str, str], 
     # page's script posts the version the page is at, game.js.)
     if shown["t"] != marks["t"]:
         # (The answer's context comes without a builder: play._context's ``parts``.)
-        tools_ctx = {**ctx, "builder": present.default_builder(state, ctx["acting"], choices)}
+        tools_ctx = {**ctx, "builder": default_builder(state, ctx["acting"], choices)}
         parts.append(_into("#game-tools", "innerHTML",
                            tools_html(tools_ctx, request)))
     if shown["u"] != marks["u"]:
@@ -243,7 +245,7 @@ def _parts(request: HttpRequest, *, ctx: dict[str, Any], shown: dict[str, str], 
 
 
 # Squares as a move's answer draws them, kept by what they show: the board and the square, its
-# marks (present.square_marks: two views of a square with equal marks draw alike), the pool on
+# marks (square_marks: two views of a square with equal marks draw alike), the pool on
 # the free parking corner, the game where the square may be picked (its form posts there), and
 # the language. A token leaving a square leaves it as it was drawn before, and most squares
 # look the same in every game of their board.
@@ -254,7 +256,7 @@ def _square_part(ctx: dict[str, Any], i: int, language: str | None) -> str:
     state, economy, game, targets = ctx["state"], ctx["economy"], ctx["game"], ctx["choices"].targets
 
     def draw():
-        sq = present.square_view(state, ctx["players"], i, targets=targets)
+        sq = square_view(state, ctx["players"], i, targets=targets)
         return square_html(sq, economy=economy, game_id=game.pk)
 
     key = (state.board.name, i, ctx["square_marks"][i], _pool(economy) if _PARKING[i] else None,
