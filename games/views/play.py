@@ -202,7 +202,7 @@ def game(request: HttpRequest, game_id: int) -> HttpResponse:
         if request.GET.get("part") == "tools":
             # The tools slot alone: the trade builder drawn afresh as its player opens it (game.js).
             return HttpResponse(page_html.tools_html(ctx, request))
-        return render(request, "games/partials/game_body.html", ctx)
+        return render(request, "jinja2/games/game_body.html", ctx)
     return render(request, "games/game.html", ctx)
 
 
@@ -225,7 +225,7 @@ def poll(request: HttpRequest, game_id: int) -> HttpResponse:
                                         shown=shown, log_page=LOG_PAGE, log_from=log[0][-1]["seq"] if log else None)
         if answer is not None:
             return answer
-    return render(request, "games/partials/game_body.html", _context(request, game, seats, me))
+    return render(request, "jinja2/games/game_body.html", _context(request, game, seats, me))
 
 
 @require_GET
@@ -259,7 +259,7 @@ def _answer(request: HttpRequest, game_id: int, *, message: str | None, status: 
         return redirect("games:game", game_id=game_id)
     game, seats, me = loaded or _load(request, game_id)
     ctx = _context(request, game, seats, me, flash=message, flash_level=level, prefill=prefill)
-    response = render(request, "games/partials/game_body.html", ctx, status=status)
+    response = render(request, "jinja2/games/game_body.html", ctx, status=status)
     if status >= 400:
         # The form's own target may be narrower than the game; a refusal redraws all of it.
         response = reswap(retarget(response, "#game"), "outerHTML")
