@@ -22,6 +22,7 @@ from games.selectors import live_names, visible_game
 from games.views.page.board import board_view, dice_view, economy_view
 from games.views.page.decision import decision_text
 from games.views.page.log import action_label, event_lines, last_card
+from games.views.page.parts import replay_html
 from games.views.page.players import players_view
 from games.views.play_forms import query_int
 
@@ -60,15 +61,18 @@ def _replay_context(replay: Replay, step: int | None, *, seats: list[Seat] | Non
     players = players_view(state, me=None)
     seat = action.get("player") if action else None
     nav = records.replay_nav(services.replay_turns(replay=replay), pos.step, steps)
+    squares, dice, economy = board_view(state, players), dice_view(state.last_dice), economy_view(state)
     return {
-        "state": state, "players": players, "squares": board_view(state, players),
-        "decision": decision_text(state), "dice": dice_view(state.last_dice),
-        "economy": economy_view(state), "last_card": last_card(pos.events, names),
+        "state": state, "players": players, "squares": squares,
+        "decision": decision_text(state), "dice": dice,
+        "economy": economy, "last_card": last_card(pos.events, names),
+        # The board, the players and the dice as the game page draws them (page/parts.py).
+        **replay_html(squares=squares, players=players, economy=economy, dice=dice),
         "step": pos.step, "steps": steps, "prev": max(0, pos.step - 1), "next": min(steps, pos.step + 1),
         "action": action, "action_label": action_label(action) if action else "",
         "actor": names[seat] if isinstance(seat, int) and 0 <= seat < len(names) else None,
         "lines": event_lines(pos.events, names, state.board, reason=action.get("reason") if action else None),
-        "board_name": state.board.name, "readonly": True, "rules": state.rules,
+        "board_name": state.board.name, "rules": state.rules,
         "replayed": pos.replayed,
         "nav": nav, "nav_player": names[nav.seat] if 0 <= nav.seat < len(names) else "",
     }

@@ -60,8 +60,8 @@ def test_what_the_marks_tell_apart():
 def test_a_cards_marks_tell_everything_its_markup_shows(preset):
     """present.card_marks: two player views with the same marks draw the same card, over whole
     games (so the page's mark of a card changes whenever its markup does, move_parts.py)."""
-    from games.views.page.draw import players_html
     from games.views.page.players import card_marks
+    from tests.games.parts_helpers import card_html
 
     rules = RuleSet.build(preset)
     drawn: dict[tuple, str] = {}
@@ -72,7 +72,7 @@ def test_a_cards_marks_tell_everything_its_markup_shows(preset):
             return
         for me in (0, 1, None):
             for p in players_view(st, me=me):
-                html = str(players_html([p], None, deed_base="/d/"))
+                html = card_html(p, deed_base="/d/")
                 assert drawn.setdefault(card_marks(p), html) == html, p["name"]
                 told.add(html)
 
@@ -85,7 +85,7 @@ def test_a_squares_marks_tell_everything_its_markup_shows(preset, options):
     """Two views of a square with the same marks (and, on the free parking corner, the same pool)
     draw the same markup, over whole games: what move_parts keeps a square's markup by."""
     from games.views.page.board import economy_view
-    from games.views.page.draw import square_html
+    from tests.games.parts_helpers import square_html
 
     rules = RuleSet.build(preset, options)
     pools = set()
@@ -103,7 +103,7 @@ def test_a_squares_marks_tell_everything_its_markup_shows(preset, options):
                                                 square_marks(st, players, targets=targets), strict=True)):
                 pool = (economy.get("free_parking"), economy.get("jackpot")) if sq["corner"] == "parking" else None
                 pools.add(pool)
-                html = str(square_html(sq, economy=economy, game_id=1))
+                html = square_html(sq, economy=economy, act_url="/games/1/act/")
                 assert drawn.setdefault((i, marks, pool), html) == html, (i, sq["name"])
                 told.add(html)
 

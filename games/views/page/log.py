@@ -18,6 +18,8 @@ from games.models import GameAction
 from games.views.page.board import dice_view
 from games.views.page.players import PLAYER_COLOURS
 
+# How many log entries the game page shows; older ones come with its "Older moves" link.
+LOG_PAGE = 20
 
 def log_entries(rows: list[dict[str, Any]], names: list[str], board, *,
                 viewer: int | None = None) -> list[dict[str, Any]]:

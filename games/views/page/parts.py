@@ -1,82 +1,139 @@
-"""A move's cheap answer (issue 12): only what the move changed, not the whole game fragment.
+"""How the game page is drawn, and a move's cheap answer (issue 12): only what the move changed.
 
-The page says what it shows: each part of it has a mark, a short digest of what its markup
-shows (``page_marks``), and the page sends the marks of what it shows with its move and its
-fetches (``X-Game-Parts``; game.js keeps them on ``#game[data-marks]``, from the full fragment
-and from each answer's ``game:moved`` event). The answer redraws each part whose mark the
-position now gives differs from the page's:
+The whole ``#game`` fragment is one Jinja2 template (``templates/jinja2/games/game_body.html``),
+drawn from a ``GamePage`` (context.py). Each part a move may change on its own is an element
+with an id, drawn by a template of its own which the fragment includes: ``PARTS`` names them
+(``Part``: its mark's key, its element's id, its template). A move's answer draws the parts that
+changed with the same templates, each element with ``hx-swap-oob="true"``: htmx swaps it in
+place of the element with its id and leaves the rest of the page alone.
 
-- the centre of the board (the decision, dice, offer and the forms, whose hidden ``version``
-  fields must be the new one), always;
-- each square whose marks changed (``square_marks``: what its markup shows; the free
-  parking corner with the pool) and each player card whose view changed
-  (``players_view``, with the deadline on the badge of a player waited on);
-- the log entries newer than the newest the page shows, at the top of the list, and the oldest
-  ones pushed past the first page taken off, as a full render would show them;
+The page says what it shows: each part has a mark, a short digest of what its markup shows
+(``context.page_marks``), and the page sends the marks of what it shows with its moves and fetches
+(``X-Game-Parts``; game.js keeps them on ``#game[data-marks]``, from the full fragment and from
+each answer's ``game:moved`` event). The answer holds:
+
+- the flash slot emptied and the centre of the board (the decision, dice, offer and the forms,
+  whose hidden ``version`` fields must be the new one), always;
+- each square whose marks changed (``board.square_marks``; the free parking corner with the
+  pool) and each player's card whose view changed (``players.card_marks``, with the deadline on
+  the badge of a player waited on);
+- the log entries newer than the newest the page shows, at the top of its list; those pushed
+  past the first page, and older ones its player fetched, taken off; its "Older moves" link;
 - the slots of the tools (manage, trade builder) and of the surrender panel, when what they
-  show changed (game_body.html); their forms' hidden ``version`` may then be older than the
-  page: the page's script posts the version the page is at (game.js). The trade builder's
-  contents are not compared: game.js fetches the builder afresh when its player opens it on a
-  page that has moved on since it was drawn (``_tools``);
-- a refusal's message still shown, removed (its slot emptied).
+  show changed. Their forms' hidden ``version`` may then be older than the page: the page's
+  script posts the version the page is at (game.js). The trade builder's contents are not
+  compared: game.js fetches the builder afresh when its player opens it on a page that has
+  moved on since it was drawn (``_tools``).
 
 What the parts do not draw has one mark for all of it, the frame: how often the page polls,
 whether the viewer still plays, and ``Game.aids`` (the aids panel: a vacation or a pause changes
 it, games/aids.py). A frame that differs, marks that are missing or malformed (a page from
-before them), a flash to show, or a game over get the full fragment instead. Nothing needs to
-be kept of past positions: the page's marks are the position it shows, however many moves and
-whoever's behind it is.
-
-Each part is drawn by the same entry points the full render uses (page_html's ``squares_html``,
-``players_html``, ``log_html``, ``decision_html``, ``tools_html``, ``surrender_html``,
-``log_more_html``), and sent as an out-of-band swap
-with a selector (``hx-swap-oob="innerHTML:#game .centre"``; for a swap in place of an element,
-the entry point's element itself gets the attribute): htmx swaps each where it belongs and
-leaves the rest of the page alone. (Not htmx's ``<template hx type="partial">``: it looks for
-each target from the element that made the request, which the centre's swap takes off the page.)
+before them), a flash to show, or a game over get the full fragment instead. Nothing needs to be
+kept of past positions: the page's marks are the position it shows, however far behind it is.
 
 The answer carries the new version and marks (the ``game:moved`` event): game.js keeps
 ``#game[data-version]``, the poll's ``?v=`` and ``#game[data-marks]`` up to date with them.
-
-Only the page's JavaScript asks for this answer (``X-Game-Parts``); other htmx clients, and a
-move that ends the game (its banner and summary), get the full fragment.
 """
 
 from __future__ import annotations
 
 import re
-import zlib
-from functools import lru_cache
+from dataclasses import dataclass
 from typing import Any
 
 from django.http import HttpRequest, HttpResponse
-from django.utils.translation import get_language
+from django.middleware.csrf import get_token
+from django.template import engines
+from django.template.loader import render_to_string
+from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import pgettext
 from django_htmx.http import reswap, trigger_client_event
 
-from games.links import deed_cards_path
-from games.models import Game
-from games.views.page.board import CORNERS, square_view
-from games.views.page.draw import (
-    Kept,
-    decision_html,
-    log_html,
-    log_more_html,
-    players_html,
-    square_html,
-    surrender_html,
-    tools_html,
-)
-from games.views.page.players import card_marks
-from games.views.page.trade import default_builder, opponents
+from games.links import game_url
+from games.views.page.context import PLAYER_KEYS, SQUARE_KEYS, SURRENDER_KEY, TOOLS_KEY, GamePage
+from games.views.page.log import LOG_PAGE
+from games.views.page.trade import default_builder
 
 HEADER = "X-Game-Parts"
-# A mark: a part's key (the frame "f", square "s12", player "p3", the tools "t", the surrender
-# panel "u") and a digest, or the log's newest entry ("l" and its number); the page's marks are
-# these, space-separated. (Their digests: 24 bits of CRC-32 of what the part shows.)
+BODY = "games/game_body.html"
+
+
+@dataclass(frozen=True)
+class Part:
+    """A part of the game fragment that a move's answer redraws alone: the key of its mark, the
+    id of its element, and the template that draws that element (in the fragment, which
+    includes it, and in an answer)."""
+
+    key: str
+    element_id: str
+    template: str
+
+
+SQUARE = "games/partials/board/square.html"
+PLAYER = "games/partials/players/player.html"
+SQUARES = tuple(Part(key, f"sq-{i}", SQUARE) for i, key in enumerate(SQUARE_KEYS))
+PLAYERS = tuple(Part(key, f"player-{k}", PLAYER) for k, key in enumerate(PLAYER_KEYS))
+TOOLS = Part(TOOLS_KEY, "game-tools", "games/partials/game_tools.html")
+SURRENDER = Part(SURRENDER_KEY, "game-surrender", "games/partials/surrender.html")
+# Redrawn by every answer, so no mark of their own: the centre, and the refusal's slot emptied.
+CENTRE = Part("", "decision", "games/partials/decision.html")
+FLASH = Part("", "game-flash", "games/partials/flash.html")
+LOG_ENTRIES = "games/partials/log/entries.html"
+LOG_MORE = Part("", "log-more", "games/partials/log/more.html")
+PARTS = {p.key: p for p in (*SQUARES, *PLAYERS, TOOLS, SURRENDER)}
+
+# A mark (context.page_marks): a part's key and a digest, or the log's newest entry ("l" and its
+# number); the page sends its marks space-separated.
 _MARK = r"[a-z]\d{0,3}\.[0-9a-f]{1,8}"
 _MARKS = re.compile(rf"{_MARK}(?: {_MARK})*")
 _MAX_HEADER = 2000
 
+
+def _render(template: str, context: dict[str, Any]) -> SafeString:
+    # Jinja2 autoescapes every value (config/jinja2.py): what it returns is markup.
+    return mark_safe(engines["jinja2"].env.get_template(template).render(context))
+
+
+# ---------------------------------------------------------------------------------------------
+# The whole fragment
+# ---------------------------------------------------------------------------------------------
+
+def body_html(page: GamePage) -> SafeString:
+    """The ``#game`` fragment: what the page shows inside its frame (games/game.html), and what
+    the poll and a move's answer swap whole when parts will not do."""
+    return _render(BODY, {**page.template_vars, **_panels(page)})
+
+
+def _panels(page: GamePage) -> dict[str, Any]:
+    """What other features draw inside the fragment, with their own (Django) templates: the
+    correspondence aids and pauses (games/templatetags/aids_tags.py) and, once the game is over,
+    its summary (ratings)."""
+    from games.templatetags.aids_tags import aids_panel
+    from ratings.templatetags.ratings_tags import game_over_summary
+
+    request, game = page.request, page.game
+    token = get_token(request)
+    aids = aids_panel({"game": game, "me": page.me, "state": page.state, "active": page.active,
+                       "away": page.away, "csrf_token": token})
+    # (Drawn without the request: its context processors, the moderation queue's badge among
+    # them, are the page frame's, not these panels'.)
+    out = {"aids_html": render_to_string("games/partials/aids.html", aids),
+           "replay_url": game_url("games:game_replay", game.pk), "record_url": game_url("games:game_record", game.pk)}
+    if not page.active:
+        summary = game_over_summary({"game": game, "request": request, "csrf_token": token, "me": page.me})
+        out["summary_html"] = render_to_string("ratings/partials/game_summary.html", summary)
+    return out
+
+
+def part_html(part: Part, page: GamePage, *, oob: bool = False, **item: Any) -> SafeString:
+    """One part as the fragment draws it; ``oob``: as an answer's out-of-band swap. ``item``: the
+    square (``sq``) or the player (``p``) it draws."""
+    return _render(part.template, {**page.template_vars, **item, "oob": oob})
+
+
+# ---------------------------------------------------------------------------------------------
+# Marks
+# ---------------------------------------------------------------------------------------------
 
 def shown_marks(request: HttpRequest) -> dict[str, str] | None:
     """The marks of what the page shows, from its script's ``X-Game-Parts``: the parts are
@@ -98,190 +155,103 @@ def log_seen(shown: dict[str, str]) -> int:
         return -1
 
 
-def _digest(value: Any) -> str:
-    return format(zlib.crc32(repr(value).encode()) & 0xFFFFFF, "x")
+# ---------------------------------------------------------------------------------------------
+# A move's answer
+# ---------------------------------------------------------------------------------------------
 
-
-@lru_cache(maxsize=8192)
-def _kept_digest(marks: tuple) -> str:
-    """The digest of a square's or a card's marks, kept: most of them are the same from one
-    position to the next (and every unowned square without a token has the same marks), so a
-    page's 40 squares and its cards cost a lookup each, not a repr. (Each field of the marks
-    always holds the same type: no two marks that compare equal draw differently.)"""
-    return _digest(marks)
-
-
-def page_marks(ctx: dict[str, Any]) -> dict[str, str]:
-    """The marks of the game fragment drawn from ``ctx`` (games.views.play._context): what each
-    part shows, as the page will send them back."""
-    state, players, choices, economy = ctx["state"], ctx["players"], ctx["choices"], ctx["economy"]
-    me, acting = ctx["me"], ctx["acting"]
-    marks = {"f": _digest((ctx["poll_seconds"], ctx["game"].aids, me and me.bot,
-                           me is not None and state.players[me.position].bankrupt))}
-    pool = _pool(economy)
-    for key, i, m in zip(_SQUARES, _PARKING, ctx["square_marks"], strict=True):
-        marks[key] = _kept_digest((m, pool) if i else m)
-    deadline = ctx["deadline"]
-    for k, p in enumerate(players):
-        marks[_PLAYERS[k] if k < len(_PLAYERS) else f"p{k}"] = _kept_digest(
-            (card_marks(p), deadline if p["waiting"] else None))
-    marks["t"] = _digest(_tools(state, acting, choices))
-    marks["u"] = _digest(ctx["is_player"] and "surrender" in choices.types)
-    marks["l"] = format(state.seq, "x")
-    return marks
-
-
-# The marks' keys (a board has 40 squares, a table at most 8 seats), and which square is the
-# free parking corner, whose mark has the pool.
-_SQUARES = tuple(f"s{i}" for i in range(40))
-_PARKING = tuple(CORNERS.get(i) == "parking" for i in range(40))
-_PLAYERS = tuple(f"p{k}" for k in range(8))
-
-
-def _pool(economy: dict[str, Any]) -> tuple:
-    """What the free parking corner shows beyond its marks: the pool (economy_view)."""
-    return economy.get("free_parking"), economy.get("jackpot")
-
-
-def marks_text(marks: dict[str, str]) -> str:
-    return " ".join(f"{key}.{value}" for key, value in marks.items())
-
-
-def _into(target: str, swap: str, html: str = "") -> str:
-    """An out-of-band swap of ``html`` into (or before, after, for delete: instead of) the target:
-    htmx uses the wrapper's children. (The selectors are this module's own, with numbers in
-    them: nothing to escape.)"""
-    return f'<div hx-swap-oob="{swap}:{target}">{html}</div>\n'
-
-
-_FIRST_TAG = re.compile(r"\s*<[a-zA-Z][\w-]*")
-
-
-class _Unmarkable(Exception):
-    """An entry point's markup did not start with an element: the full fragment goes instead."""
-
-
-def _instead_of(target: str, html: str) -> str:
-    """``html`` (one element, from an entry point) swapped in place of the target: the element
-    itself carries hx-swap-oob."""
-    tag = _FIRST_TAG.match(html)
-    if tag is None:
-        raise _Unmarkable(html[:80])
-    end = tag.end()
-    return f'{html[:end]} hx-swap-oob="outerHTML:{target}"{html[end:]}\n'
-
-
-def _tools(st, acting: int | None, choices) -> tuple:
-    """What decides whether the tools slot (game_tools.html) is redrawn: the debt, the manage
-    panel, and whom the trade builder would trade with. Not the builder's contents (both sides'
-    cash, deeds and values, which change with nearly every move): the builder is a closed panel
-    until its player opens it, and game.js then fetches it afresh if the page has moved on since
-    it was drawn (its ``data-version``; the game view's ``?part=tools``)."""
-    others = opponents(st, acting) if acting is not None and "propose" in choices.types else None
-    return choices.debt, choices.manage, others or None
-
-
-def move_answer(request: HttpRequest, *, ctx: dict[str, Any], shown: dict[str, str], log_page: int,
-                log_from: int | None = None) -> HttpResponse | None:
+def move_answer(page: GamePage, *, shown: dict[str, str], log_from: int | None = None) -> HttpResponse | None:
     """The parts that differ from what the page shows (its marks, ``shown``), as out-of-band
-    swaps; None when the full fragment must go (see the module's doc). ``ctx`` is the page's
-    context now (games.views.play._context); ``log_from``: the number of the oldest log entry
-    in ``ctx["log"]`` when it holds only the newest ones (a move's rows), which the page must
-    then already show all entries before."""
-    game: Game = ctx["game"]
-    if not ctx["active"] or ctx["flash"] is not None:
+    swaps; None when the full fragment must go (see the module's doc). ``page`` is drawn without
+    its board and builder (context.game_page's ``parts``); ``log_from``: the number of the
+    oldest log entry in ``page.log`` when it holds only the newest ones (a move's rows), which
+    the page must then already show all entries before."""
+    if not page.active or page.flash is not None:
         return None
-    marks = ctx["marks"]
+    marks = page.marks
     if shown.get("f") != marks["f"] or not set(marks) <= set(shown):
         return None
     seen = log_seen(shown)
-    if seen < 0 or (log_from is not None and seen + 1 < log_from) or seen > ctx["state"].seq:
+    if seen < 0 or (log_from is not None and seen + 1 < log_from) or seen > page.state.seq:
         return None
-    try:
-        parts = _parts(request, ctx=ctx, shown=shown, seen=seen, log_page=log_page)
-    except _Unmarkable:
-        return None
-    response = HttpResponse("".join(parts))
+    html = "".join(_changed(page, shown, seen))
     # Nothing but out-of-band swaps: #game itself stays.
-    response = reswap(response, "none")
-    return trigger_client_event(response, "game:moved", {"version": game.version, "marks": ctx["marks_text"]})
+    response = reswap(HttpResponse(html), "none")
+    return trigger_client_event(response, "game:moved", {"version": page.game.version, "marks": page.marks_text})
 
 
-def _parts(request: HttpRequest, *, ctx: dict[str, Any], shown: dict[str, str], seen: int,
-           log_page: int) -> list[str]:
-    game: Game = ctx["game"]
-    state, players, choices, marks = ctx["state"], ctx["players"], ctx["choices"], ctx["marks"]
-
-    parts = [_into("#game-flash", "innerHTML")]
-    parts.append(_into("#game .centre", "innerHTML",
-                       decision_html(ctx, request)))
-
-    language = get_language()
-    for i, key in enumerate(_SQUARES):
-        if shown[key] != marks[key]:
-            parts.append(_instead_of(f"#game .board .squares > .sq:nth-child({i + 1})",
-                                     _square_part(ctx, i, language)))
-
-    deed_base = deed_cards_path(game.pk)
-    for k, p in enumerate(players):
-        key = f"p{k}"
-        if shown[key] != marks[key]:
-            parts.append(_instead_of(f"#game .players > .player:nth-of-type({k + 1})",
-                                     players_html([p], ctx["deadline"], deed_base=deed_base)))
-
-    parts.extend(_log_parts(ctx, seen, log_page))
-
-    # The slots, when what they show changed. (Their forms' hidden version may lag behind: the
-    # page's script posts the version the page is at, game.js.)
-    if shown["t"] != marks["t"]:
-        # (The answer's context comes without a builder: play._context's ``parts``.)
-        tools_ctx = {**ctx, "builder": default_builder(state, ctx["acting"], choices)}
-        parts.append(_into("#game-tools", "innerHTML",
-                           tools_html(tools_ctx, request)))
-    if shown["u"] != marks["u"]:
-        parts.append(_into("#game-surrender", "innerHTML",
-                           surrender_html(ctx, request)))
-    return parts
+def _changed(page: GamePage, shown: dict[str, str], seen: int) -> list[str]:
+    marks = page.marks
+    out = [part_html(FLASH, page, oob=True), part_html(CENTRE, page, oob=True)]
+    for part in SQUARES:
+        if shown[part.key] != marks[part.key]:
+            i = int(part.key[1:])
+            out.append(part_html(part, page, oob=True, sq=_square(page, i)))
+    for part, p in zip(PLAYERS, page.players, strict=False):
+        if shown[part.key] != marks[part.key]:
+            out.append(part_html(part, page, oob=True, p=p))
+    out.extend(_log_parts(page, seen))
+    if shown[TOOLS.key] != marks[TOOLS.key]:
+        # (The answer's page comes without a builder: context.game_page's ``parts``.)
+        out.append(part_html(TOOLS, page, oob=True, builder=default_builder(page.state, page.acting, page.choices)))
+    if shown[SURRENDER.key] != marks[SURRENDER.key]:
+        out.append(part_html(SURRENDER, page, oob=True))
+    return out
 
 
-# Squares as a move's answer draws them, kept by what they show: the board and the square, its
-# marks (square_marks: two views of a square with equal marks draw alike), the pool on
-# the free parking corner, the game where the square may be picked (its form posts there), and
-# the language. A token leaving a square leaves it as it was drawn before, and most squares
-# look the same in every game of their board.
-_SQUARES_KEPT = Kept()
+def _square(page: GamePage, i: int) -> dict[str, Any]:
+    from games.views.page.board import square_view
+
+    return square_view(page.state, page.players, i, targets=page.choices.targets)
 
 
-def _square_part(ctx: dict[str, Any], i: int, language: str | None) -> str:
-    state, economy, game, targets = ctx["state"], ctx["economy"], ctx["game"], ctx["choices"].targets
-
-    def draw():
-        sq = square_view(state, ctx["players"], i, targets=targets)
-        return square_html(sq, economy=economy, game_id=game.pk)
-
-    key = (state.board.name, i, ctx["square_marks"][i], _pool(economy) if _PARKING[i] else None,
-           game.pk if i in targets else None, language)
-    return _SQUARES_KEPT.get(key, draw)
-
-
-def _log_parts(ctx: dict[str, Any], old_seq: int, log_page: int) -> list[str]:
-    """The log's new entries on top, the list cut back to its first page, the "Older moves" link
-    pointing past the new last entry. (Actions are numbered from 0: seq + 1 of them so far.)"""
-    entries = ctx["log"]
-    new = [e for e in entries if e["seq"] > old_seq]
+def _log_parts(page: GamePage, seen: int) -> list[str]:
+    """The log's new entries on top; the entries pushed past its first page taken off, by id,
+    and with them those its player fetched with "Older moves" (``log-older``), as a fresh page
+    would show it; the "Older moves" link pointing past the new last entry. (Actions are
+    numbered from 0, one log row each: seq + 1 of them so far.)"""
+    new = [e for e in page.log if e["seq"] > seen]
     if not new:
         return []
-    if len(new) >= log_page:
-        more = log_more_html(ctx["game"].pk, ctx["log_before"]) if ctx["log_more"] else ""
-        return [_into("#game .log-list", "innerHTML", log_html(entries) + more)]
-    parts = [_into("#game .log-list", "afterbegin", log_html(new))]
-    shown_before = min(log_page, old_seq + 1)
-    if shown_before + len(new) > log_page:
-        parts.append(_into(f"#game .log-list > .log-entry:nth-child(n+{log_page + 1})", "delete"))
-    if ctx["log_more"]:
-        more = log_more_html(ctx["game"].pk, ctx["log_before"])
-        if old_seq + 1 > log_page:
-            parts.append(_instead_of("#game .log-list > .log-more", more))
-        else:
-            parts.append(_into("#game .log-list", "beforeend", more))
-    return parts
+    newest = new[0]["seq"]
+    more = part_html(LOG_MORE, page, oob=False) if page.log_more else ""
+    if len(new) >= LOG_PAGE:
+        entries = _render(LOG_ENTRIES, {**page.template_vars, "log": page.log})
+        return [f'<ol id="log-list" hx-swap-oob="innerHTML">{entries}{more}</ol>\n']
+    entries = _render(LOG_ENTRIES, {**page.template_vars, "log": new})
+    out = [f'<ol id="log-list" hx-swap-oob="afterbegin">{entries}</ol>\n']
+    # The first page showed the entries from max(seen - LOG_PAGE + 1, 0) to seen; now from
+    # newest - LOG_PAGE + 1.
+    gone = range(max(seen - LOG_PAGE + 1, 0), max(newest - LOG_PAGE + 1, 0))
+    out.extend(f'<li id="log-{seq}" hx-swap-oob="delete"></li>\n' for seq in gone)
+    if seen + 1 > LOG_PAGE:
+        # The page had its "Older moves" link, and perhaps the entries it fetched: both go, and
+        # the link comes back below the first page.
+        out.append('<div hx-swap-oob="delete:#log-list .log-older, #log-more"></div>\n')
+    if page.log_more:
+        out.append(f'<ol id="log-list" hx-swap-oob="beforeend">{more}</ol>\n')
+    return out
+
+
+# ---------------------------------------------------------------------------------------------
+# The log's own page, and the replay's board and players
+# ---------------------------------------------------------------------------------------------
+
+def log_html(game_id: int, entries: list[dict[str, Any]], *, more: bool, before: int | None,
+             older: bool = False) -> SafeString:
+    """Log entries and, when there are older ones, the "Older moves" link past ``before``: for
+    the log's page, and for the link itself (``older``: the entries it fetched into the game
+    page's list, which a move's answer takes off with the first page's last ones)."""
+    context = {"log": entries, "older": older, "log_url": game_url("games:game_log", game_id), "log_before": before}
+    html = _render(LOG_ENTRIES, context)
+    return mark_safe(html + _render(LOG_MORE.template, context)) if more else html
+
+
+def replay_html(*, squares: list[dict[str, Any]], players: list[dict[str, Any]], economy: dict[str, Any],
+                dice: list[dict[str, Any]]) -> dict[str, SafeString]:
+    """The replay's squares, players' panels and dice, drawn by the game page's own templates (no
+    deed links, no forms: a replay shows, it does not act)."""
+    context = {"squares": squares, "players": players, "economy": economy, "dice": dice, "deed_base": None,
+               "deadline": None, "act_url": None, "on": pgettext("the square a player stands on", "On")}
+    return {"squares_html": _render("games/partials/board/squares.html", context),
+            "players_html": _render("games/partials/players/panels.html", context),
+            "dice_html": _render("games/partials/dice.html", context)}
