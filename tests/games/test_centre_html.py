@@ -1,4 +1,4 @@
-"""The centre of the board (page_html.decision_html) for a position of every kind of decision, on
+"""The centre of the board (page/parts.py: the CENTRE part) for a position of every kind of decision, on
 both boards: the form each kind offers, with the game's version, the CSRF token and the act
 endpoint, drawn the same by the game fragment (the decision_centre tag) and by a move's answer
 (the entry point itself), so a branch of the templates that goes missing fails here."""

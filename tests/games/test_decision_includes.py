@@ -1,5 +1,5 @@
 """The pending decision's forms: one include per kind of decision, chosen by the presenter
-(present.Choices.kinds), so decision.html holds no list of action names."""
+(page/decision.py: Choices.kinds), so decision.html holds no list of action names."""
 
 from __future__ import annotations
 

@@ -1,7 +1,8 @@
-"""present.square_marks, what a move's answer compares to know which squares to redraw, is each
-square's view reduced to what its markup shows that can change: held to square_view (and so to
-board_view) over whole games of both rule families, with and without squares to pick. (That the
-reduction misses nothing the markup shows: test_move_parts.py, against the markup itself.)"""
+"""board.square_marks (games/views/page/board.py), what a move's answer compares to know which
+squares to redraw, is each square's view reduced to what its markup shows that can change: held
+to square_view (and so to board_view) over whole games of both rule families, with and without
+squares to pick. (That the reduction misses nothing the markup shows: test_move_parts.py,
+against the markup itself.)"""
 
 from __future__ import annotations
 
@@ -58,8 +59,8 @@ def test_what_the_marks_tell_apart():
 
 @pytest.mark.parametrize("preset", ["classic", "world-classic"])
 def test_a_cards_marks_tell_everything_its_markup_shows(preset):
-    """present.card_marks: two player views with the same marks draw the same card, over whole
-    games (so the page's mark of a card changes whenever its markup does, move_parts.py)."""
+    """players.card_marks: two player views with the same marks draw the same card, over whole
+    games (so the page's mark of a card changes whenever its markup does, page/parts.py)."""
     from games.views.page.players import card_marks
     from tests.games.parts_helpers import card_html
 
@@ -83,7 +84,7 @@ def test_a_cards_marks_tell_everything_its_markup_shows(preset):
 @pytest.mark.parametrize(("preset", "options"), [("classic", {"free_parking_jackpot": True}), ("world-classic", {})])
 def test_a_squares_marks_tell_everything_its_markup_shows(preset, options):
     """Two views of a square with the same marks (and, on the free parking corner, the same pool)
-    draw the same markup, over whole games: what move_parts keeps a square's markup by."""
+    draw the same markup, over whole games: what a move's answer compares (page/parts.py)."""
     from games.views.page.board import economy_view
     from tests.games.parts_helpers import square_html
 

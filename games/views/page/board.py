@@ -74,7 +74,7 @@ def board_view(st: GameState, players: list[dict[str, Any]], *, targets: set[int
 def square_view(st: GameState, players: list[dict[str, Any]], index: int, *,
                 targets: set[int] | None = None) -> dict[str, Any]:
     """One square of ``board_view``: a move's answer draws only those whose marks changed
-    (``square_marks``, move_parts.py)."""
+    (``square_marks``, page/parts.py)."""
     s = st.board.squares[index]
     owner, level, mortgaged, rent, rent_dice = _square_state(st, s)
     sq = {
@@ -94,7 +94,7 @@ def square_view(st: GameState, players: list[dict[str, Any]], index: int, *,
 def square_marks(st: GameState, players: list[dict[str, Any]], *, targets: set[int] | None = None) -> list[tuple]:
     """For each square, what its markup (board/square.html) shows that can change in a game,
     as a tuple: two positions' squares draw alike exactly when their marks are equal. A move's
-    answer compares these (move_parts.py), not whole views: of the owner and the tokens the
+    answer compares these (page/parts.py), not whole views: of the owner and the tokens the
     square draws only a few fields of their player views, so a player's cash changing redraws
     their card, not every square they own. (Its name, place, colour and price never change.
     tests/games/test_square_marks.py holds the marks to ``square_view``, and test_move_parts.py

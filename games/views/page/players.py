@@ -100,7 +100,7 @@ _card_fields, _group_fields, _deed_fields = itemgetter(*_CARD), itemgetter(*_GRO
 
 def card_marks(p: dict[str, Any]) -> tuple:
     """What a player's card shows of their view (``players_view``), as a tuple: two views draw
-    alike exactly when their marks are equal (the page's marks, move_parts.py;
+    alike exactly when their marks are equal (the page's marks, page/parts.py;
     tests/games/test_square_marks.py holds them to the markup)."""
     return _card_fields(p), group_marks(p["groups"])
 
