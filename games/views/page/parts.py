@@ -45,6 +45,7 @@ from django.http import HttpRequest, HttpResponse
 from django.middleware.csrf import get_token
 from django.template import engines
 from django.template.loader import render_to_string
+from django.utils.functional import SimpleLazyObject
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import pgettext
 from django_htmx.http import reswap, trigger_client_event
@@ -112,7 +113,8 @@ def _panels(page: GamePage) -> dict[str, Any]:
     from ratings.templatetags.ratings_tags import game_over_summary
 
     request, game = page.request, page.game
-    token = get_token(request)
+    # (Lazy, as Django's csrf context processor gives it: a token only where a form is drawn.)
+    token = SimpleLazyObject(lambda: get_token(request))
     aids = aids_panel({"game": game, "me": page.me, "state": page.state, "active": page.active,
                        "away": page.away, "csrf_token": token})
     # (Drawn without the request: its context processors, the moderation queue's badge among
