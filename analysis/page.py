@@ -15,7 +15,7 @@ from games.engine import GameState
 from games.formats import money, signed_money
 from games.models import Game, GameAction, Seat
 from games.selectors import live_names
-from games.views.present import event_lines
+from games.views.page.log import event_lines
 from ratings import charts
 from ratings.selectors import PLAYER_COLOURS
 

@@ -23,7 +23,7 @@ from a generator of its own: both sides get the same mix of moves, and the trimm
 two sides are the same prints a difference within about 0.1 ms: that is the noise.
 
 ``--breakdown``: the mean CPU per move of each function named (``games.services.moves:_write``,
-``games.views.present:choices_for``, a method as ``module:Class.method``), as called from
+``games.views.page.decision:choices_for``, a method as ``module:Class.method``), as called from
 within the moves and the fetches; it counts whatever calls them.
 
 Uses DATABASE_URL (PostgreSQL, by default the database of bench/web.py) and CACHE_URL (a Redis,

@@ -464,7 +464,7 @@ async def wait_until_up(base: str, proc: subprocess.Popen) -> None:
 class Seat:
     client: object  # httpx.AsyncClient with the player's session and CSRF cookies
     csrf: str = ""
-    # The marks of what the player's page shows (games/views/move_parts.py), sent with its moves
+    # The marks of what the player's page shows (games/views/page/parts.py), sent with its moves
     # as the page's script sends them: those of the page's last answer. (The bench's pages hear
     # nothing of the other player's moves: a move's answer also carries the parts they changed,
     # more than a page kept up to date by push would get.)
@@ -577,7 +577,7 @@ async def game_loop(
         headers = {"X-CSRFToken": seat.csrf}
         if mode == "htmx":
             headers["HX-Request"] = "true"
-            # As the page's script asks (games/views/move_parts.py): only the changed parts.
+            # As the page's script asks (games/views/page/parts.py): only the changed parts.
             if parts:
                 headers["X-Game-Parts"] = seat.marks
             if sent is not None:
@@ -994,15 +994,15 @@ def render_times(renders: int) -> None:
     """The game page's render cost, in-process (no gunicorn, no network): a four-player game
     after 200 actions, its full page and its htmx fragment fetched ``renders`` times each
     (Django's test client, so the queries and middleware are in), and the board, the players'
-    panels, the log, the centre and the slots drawn alone (games.views.page_html, from the
-    page's own context): back to back, and each right after other requests, as a move's answer
+    panels, the log, the centre and the slots drawn alone (games/views/page/parts.py, from the
+    page's own GamePage): back to back, and each right after other requests, as a move's answer
     draws them (the code that ran before leaves the processor's caches cold for the templates:
     the same partial then costs two to four times as much). CPU time, median."""
     from django.test import Client
     from django.test.utils import setup_test_environment, teardown_test_environment
 
     from games.models import Game, GameAction
-    from games.views import page_html
+    from games.views.page import parts
 
     users = make_extra_users("r", 4)
     rng = random.Random(7)
@@ -1020,9 +1020,7 @@ def render_times(renders: int) -> None:
     setup_test_environment()
     response = client.get(url)
     teardown_test_environment()
-    contexts, request = response.context, response.wsgi_request
-    # (A ContextList, one context per template drawn: iterating it gives the contexts.)
-    ctx = {key: contexts[key] for key in contexts.keys()}  # noqa: SIM118
+    page = response.context["page"]
     game_id = game.pk
 
     legal_url = f"/games/{game_id}/legal.json"
@@ -1054,15 +1052,15 @@ def render_times(renders: int) -> None:
           f"(median CPU of {renders}):")
     print(f"  full page        {median_ms(lambda: client.get(url)):7.2f} ms")
     print(f"  htmx fragment    {median_ms(lambda: client.get(url, HTTP_HX_REQUEST='true')):7.2f} ms")
-    row("board (40 sq.)", lambda: page_html.squares_html(ctx["squares"], economy=ctx["economy"], game_id=game_id))
-    row("players' panels", lambda: page_html.players_html(ctx["players"], ctx["deadline"]))
-    row("one player", lambda: page_html.players_html(ctx["players"][:1], ctx["deadline"]))
-    row("log (20 entries)", lambda: page_html.log_html(ctx["log"]))
-    # What a move's answer redraws besides the squares and players it changed (move_parts.py),
-    # for the viewer (the first player: the tools slot holds their manage panel and builder).
-    row("centre", lambda: page_html.decision_html(ctx, request))
-    row("tools slot", lambda: page_html.tools_html(ctx, request))
-    row("surrender slot", lambda: page_html.surrender_html(ctx, request))
+    row("board (40 sq.)", lambda: parts._render("games/partials/board/squares.html", page.template_vars))
+    row("players' panels", lambda: parts._render("games/partials/players/panels.html", page.template_vars))
+    row("one player", lambda: parts.part_html(parts.PLAYERS[0], page, p=page.players[0]))
+    row("log (20 entries)", lambda: parts._render(parts.LOG_ENTRIES, page.template_vars))
+    # What a move's answer redraws besides the squares and players it changed (parts.py), for
+    # the viewer (the first player: the tools slot holds their manage panel and builder).
+    row("centre", lambda: parts.part_html(parts.CENTRE, page))
+    row("tools slot", lambda: parts.part_html(parts.TOOLS, page))
+    row("surrender slot", lambda: parts.part_html(parts.SURRENDER, page))
 
 
 # ---------------------------------------------------------------------------------------------

@@ -42,7 +42,8 @@ def build(game) -> Status:
     from games.models import Seat
     from games.selectors import live_names
     from games.sql import log_rows
-    from games.views.present import decision_text, event_lines
+    from games.views.page.decision import decision_text
+    from games.views.page.log import event_lines
 
     table = game.table
     host = table.host

@@ -1,4 +1,4 @@
-"""How the site writes a game's numbers, shared by the game page (games.views.present) and the
+"""How the site writes a game's numbers, shared by the game page (games.views.page.decision) and the
 refusals' words (games.errors), which the page itself uses. Numbers follow the reader's
 language (Django's formats: "$1,500", "$1 500", "$1.500").
 

@@ -122,7 +122,7 @@ def _trade_context(report: Report) -> dict[str, Any]:
     """A collusion flag's figures and the game's log around the trade."""
     from games.board_words import localized_board
     from games.engine import GameState
-    from games.views import present
+    from games.views.page.log import log_entries
 
     details = report.details or {}
     if report.game is None or "seq" not in details:
@@ -139,7 +139,7 @@ def _trade_context(report: Report) -> dict[str, Any]:
         "from_name": names[details["from_seat"]], "to_name": names[details["to_seat"]],
         "drained_name": names[details["drained_seat"]],
         "from_user": users.get(details["from_seat"]), "to_user": users.get(details["to_seat"]),
-        "log": present.log_entries(rows, names, localized_board(state.board)), "trade_seq": seq,
+        "log": log_entries(rows, names, localized_board(state.board)), "trade_seq": seq,
     }
 
 

@@ -23,7 +23,7 @@ from ratings.models import Achievement, Family, GameResult, PlayerResult, Progre
 
 LEADERBOARD_LIMIT = 100
 RECENT_GAMES = 15
-# One colour per seat, as the game page draws the players (games/views/present.py).
+# One colour per seat, as the game page draws the players (games/views/page/players.py).
 PLAYER_COLOURS = ("#d62828", "#1d5fd8", "#15803d", "#a86400", "#7c3aed", "#0e7490", "#c2185b", "#57534e")
 FAMILY_COLOURS = {Family.CLASSIC: "#1d5fd8", Family.WORLD: "#138a43"}
 

@@ -49,7 +49,7 @@ DYNAMIC_CALLS = {
     # The engine's card texts: literal gettext calls in games/engine/cards.py
     # (tests/games/test_i18n.py: test_every_log_sentence_and_card_is_in_the_catalog).
     ("games/engine/events.py", "gettext(card_text(event['card']))"),
-    ("games/views/present.py", "_(card_text(e['card']))"),
+    ("games/views/page/log.py", "_(card_text(e['card']))"),
     # The board data's names: literal pgettext_lazy calls in the same module
     # (tests/games/test_board_words.py).
     ("games/board_words.py", "pgettext('board', name)"),

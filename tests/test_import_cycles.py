@@ -64,7 +64,7 @@ def import_graph() -> dict[str, dict[str, tuple[int, bool]]]:
     modules = _modules()
 
     def resolve(name: str) -> str | None:
-        # "games.views.present.money" is the module games.views.present (or a name in it).
+        # "games.views.page.decision.money" is the module games.views.page.decision (or a name in it).
         while name and name not in modules:
             name = name.rpartition(".")[0]
         return name or None

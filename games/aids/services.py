@@ -251,7 +251,7 @@ def _move_deadline(game, seat: int, was_back: datetime, back: datetime, now: dat
 def _outside_the_parts(aids: dict | None, version: int) -> dict:
     """``Game.aids`` marked with the version that changed what the aids panel shows: the page's
     frame mark changes with it, so that a page from before gets the whole fragment, not only the
-    parts a move redraws (games/views/move_parts.py)."""
+    parts a move redraws (games/views/page/parts.py)."""
     return {**(aids or {}), "shown": version}
 
 

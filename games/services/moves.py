@@ -71,7 +71,7 @@ class Submission:
     actions: int = 0
     orders: dict | None = None  # the game's standing orders by seat, read once (_standing_orders)
     # The log rows this submission wrote, oldest first (each inserted by _write, with the
-    # game): a move's answer shows them without reading the log again (games/views/move_parts.py).
+    # game): a move's answer shows them without reading the log again (games/views/page/parts.py).
     rows: list[GameAction] = field(default_factory=list)
     # Whether an action others may know of was applied: a submission of secret maximum bids only
     # (RULES.md 15) leaves the game's version, and all that others see, as it was (_write).

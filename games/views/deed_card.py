@@ -14,7 +14,8 @@ from django.utils.translation import ngettext
 
 from games.engine import HOTEL, NO_OWNER, GameState, rent_of, street_rents, unmortgage_cost
 from games.views.contrast import ink
-from games.views.present import PLAYER_COLOURS, _building_word, _level_label, token_letters
+from games.views.page.board import _building_word, _level_label
+from games.views.page.players import PLAYER_COLOURS, token_letters
 
 
 def deed_card(st: GameState, sq: int) -> dict[str, Any] | None:

@@ -9,13 +9,14 @@ from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
 from games.views.deed_card import deed_card
-from games.views.play import _load, _shown_state
+from games.views.page.context import shown_state
+from games.views.play import _load
 
 
 @require_GET
 def deed(request: HttpRequest, game_id: int, square: int) -> HttpResponse:
     game, seats, _me = _load(request, game_id)
-    card = deed_card(_shown_state(game.state, seats), square)
+    card = deed_card(shown_state(game.state, seats), square)
     if card is None:
         raise Http404("no such deed")
     ctx = {"game": game, "table": game.table, "card": card}

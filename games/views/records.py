@@ -20,7 +20,11 @@ from games import records, services
 from games.board_words import localized_board
 from games.models import Game, Replay, Seat
 from games.selectors import live_names, surrendered_seats, visible_game
-from games.views import present
+from games.views.page.board import board_view, dice_view, economy_view
+from games.views.page.decision import decision_text
+from games.views.page.log import action_label, event_lines, last_card
+from games.views.page.parts import replay_html
+from games.views.page.players import players_view
 from games.views.play_forms import query_int
 
 
@@ -57,21 +61,23 @@ def _replay_context(replay: Replay, step: int | None, *, seats: list[Seat] | Non
     names = [p.name for p in state.players]
     # (An uploaded record has no game to ask who surrendered: its cards say "bankrupt".)
     out = replay.game_id is not None and any(pl.bankrupt for pl in state.players)
-    players = present.players_view(state, me=None,
-                                   surrendered=surrendered_seats(game_id=replay.game_id) if out else ())
+    players = players_view(state, me=None, surrendered=surrendered_seats(game_id=replay.game_id) if out else ())
     seat = action.get("player") if action else None
     nav = records.replay_nav(services.replay_turns(replay=replay), pos.step, steps)
+    squares, dice, economy = board_view(state, players), dice_view(state.last_dice), economy_view(state)
     return {
-        "state": state, "players": players, "squares": present.board_view(state, players),
-        "decision": present.decision_text(state), "dice": present.dice_view(state.last_dice),
-        "economy": present.economy_view(state), "last_card": present.last_card(pos.events, names),
+        "state": state, "players": players, "squares": squares,
+        "decision": decision_text(state), "dice": dice,
+        "economy": economy, "last_card": last_card(pos.events, names),
+        # The board, the players and the dice as the game page draws them (page/parts.py).
+        **replay_html(squares=squares, players=players, economy=economy, dice=dice),
         "step": pos.step, "steps": steps, "prev": max(0, pos.step - 1), "next": min(steps, pos.step + 1),
-        "action": action, "action_label": present.action_label(action) if action else "",
+        "action": action, "action_label": action_label(action) if action else "",
         # Each player's name isolated (<bdi>: issue 26, item 30), as in the game's log.
         "actor": bdi(names[seat]) if isinstance(seat, int) and 0 <= seat < len(names) else None,
-        "lines": [isolated(line, names) for line in present.event_lines(
+        "lines": [isolated(line, names) for line in event_lines(
             pos.events, names, state.board, reason=action.get("reason") if action else None)],
-        "board_name": state.board.name, "readonly": True, "rules": state.rules,
+        "board_name": state.board.name, "rules": state.rules,
         "replayed": pos.replayed,
         "nav": nav, "nav_player": bdi(names[nav.seat]) if 0 <= nav.seat < len(names) else "",
     }

@@ -27,7 +27,8 @@ from games.engine import GameState, IllegalAction, apply
 from games.errors import translate_refusal
 from games.links import game_url
 from games.models import Game, TradeMeter
-from games.views.play import _load, _shown_state
+from games.views.page.context import shown_state
+from games.views.play import _load
 from games.views.play_forms import FormError, parse_action
 
 POLL_MS = 1500  # how often a pending meter's part asks again
@@ -49,7 +50,7 @@ def trade_meter(request: HttpRequest, game_id: int) -> HttpResponse:
         # Spectators never see win chances while the game is on (issue 30), nor does a seat a
         # bot plays.
         raise Http404("no trade meter here")
-    names = [p.name for p in _shown_state(game.state, seats).players]
+    names = [p.name for p in shown_state(game.state, seats).players]
     url = game_url("games:game_trade_meter", game.pk)
     ctx: dict[str, Any] = {"meter": None, "error": None, "url": url, "poll_ms": POLL_MS,
                            "game_url": game_url("games:game", game.pk)}

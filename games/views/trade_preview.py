@@ -10,7 +10,8 @@ from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
 from games.models import Game
-from games.views.play import _load, _shown_state
+from games.views.page.context import shown_state
+from games.views.play import _load
 from games.views.play_forms import FormError, parse_action
 from games.views.trade_values import trade_summary
 
@@ -27,7 +28,7 @@ def trade_preview(request: HttpRequest, game_id: int) -> HttpResponse:
         ctx["form_error"] = e.localized()
         return render(request, "games/partials/trade_summary.html", ctx)
     action = parsed.actions[-1]  # (a counter-offer is a reject, then this proposal)
-    state = _shown_state(game.state, seats)
+    state = shown_state(game.state, seats)
     other = action.get("to") if action["type"] == "propose" else None
     if not isinstance(other, int) or not 0 <= other < len(state.players) or other == me.position \
             or state.players[other].bankrupt:

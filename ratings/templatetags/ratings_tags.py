@@ -1,4 +1,4 @@
-"""The game-over summary on the game page (games/partials/game_body.html includes it)."""
+"""The game-over summary on the game page (templates/jinja2/games/game_body.html includes it)."""
 
 from __future__ import annotations
 

@@ -85,7 +85,7 @@
   });
 
   // A move's answer, and the poll's, hold only the parts that differ from what the page shows
-  // (games/views/move_parts.py): the page sends the marks of what it shows, and each answer says
+  // (games/views/page/parts.py): the page sends the marks of what it shows, and each answer says
   // the new version and marks, which the page keeps on #game; the poll and the push ask from them.
   document.addEventListener("game:moved", function (e) {
     var game = document.getElementById("game");
@@ -425,7 +425,7 @@
   });
 
   // The trade builder is not redrawn by a move's answer when only its contents change (cash,
-  // deeds: move_parts.py): opened on a page that has moved on since it was drawn, it is fetched
+  // deeds: page/parts.py): opened on a page that has moved on since it was drawn, it is fetched
   // afresh (the tools slot alone), comes back open, and focus goes back to its summary.
   // ("toggle" does not bubble: listened for in the capture phase.)
   document.addEventListener("toggle", function (e) {
@@ -439,7 +439,7 @@
     // cash typed into them would be lost with them.
     d.setAttribute("aria-busy", "true");
     Array.prototype.forEach.call(d.children, function (c) { if (c.tagName !== "SUMMARY") c.inert = true; });
-    htmx.ajax("GET", url, { target: "#game-tools", swap: "innerHTML" }).then(function () {
+    htmx.ajax("GET", url, { target: "#game-tools", swap: "outerHTML" }).then(function () {
       var fresh = document.querySelector("#trade summary");
       if (fresh && hadFocus) fresh.focus();
     });

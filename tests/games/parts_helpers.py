@@ -1,8 +1,7 @@
-"""Apply an answer of out-of-band swaps (games/views/move_parts.py) to a page's HTML, as htmx 2
+"""Apply an answer of out-of-band swaps (games/views/page/parts.py) to a page's HTML, as htmx 2
 does, and compare the result with a fresh render: a small DOM of the standard library's
-HTMLParser, and the few CSS selectors move_parts writes (``#id``, ``.class``, a tag, the
-descendant and child combinators, ``:nth-child(N)``, ``:nth-child(n+N)``, ``:nth-of-type(N)``).
-A selector outside that set fails the test, saying which."""
+HTMLParser, and the few CSS selectors an answer writes (``#id``, ``.class``, a tag, the
+descendant and child combinators). A selector outside that set fails the test, saying which."""
 
 from __future__ import annotations
 
@@ -73,8 +72,8 @@ def parse(html: str) -> Node:
 
 # -- selectors ---------------------------------------------------------------------------------
 
-_SIMPLE = re.compile(r"(?P<tag>[a-z][\w-]*)?(?P<rest>(?:[#.][\w-]+|:nth-(?:child|of-type)\([^)]*\))*)$")
-_PART = re.compile(r"[#.][\w-]+|:nth-(?:child|of-type)\([^)]*\)")
+_SIMPLE = re.compile(r"(?P<tag>[a-z][\w-]*)?(?P<rest>(?:[#.][\w-]+)*)$")
+_PART = re.compile(r"[#.][\w-]+")
 
 
 def _matches_simple(node: Node, simple: str) -> bool:
@@ -83,27 +82,10 @@ def _matches_simple(node: Node, simple: str) -> bool:
     if m["tag"] and node.tag != m["tag"]:
         return False
     for part in _PART.findall(m["rest"]):
-        if part[0] == "#":
-            if node.attrs.get("id") != part[1:]:
-                return False
-        elif part[0] == ".":
-            if part[1:] not in node.classes():
-                return False
-        else:
-            kind, arg = re.match(r":nth-(child|of-type)\(([^)]*)\)", part).groups()
-            siblings = node.parent.elements if node.parent else [node]
-            if kind == "of-type":
-                siblings = [s for s in siblings if s.tag == node.tag]
-            index = siblings.index(node) + 1
-            arg = arg.replace(" ", "")
-            if arg.isdigit():
-                ok = index == int(arg)
-            else:
-                at_least = re.fullmatch(r"n\+(\d+)", arg)
-                assert at_least, f":nth-{kind}({arg}) is not one these tests understand"
-                ok = index >= int(at_least[1])
-            if not ok:
-                return False
+        if part[0] == "#" and node.attrs.get("id") != part[1:]:
+            return False
+        if part[0] == "." and part[1:] not in node.classes():
+            return False
     return True
 
 
@@ -145,15 +127,23 @@ def select(root: Node, selector: str) -> list[Node]:
 # -- swaps --------------------------------------------------------------------------------------
 
 def apply_parts(page: str, answer: str) -> Node:
-    """The page's DOM after htmx has swapped each out-of-band element of ``answer``, in order.
-    Every swap must find its target, as htmx would otherwise drop it unseen."""
+    """The page's DOM after htmx has swapped each out-of-band element of ``answer``, in order, as
+    htmx 2 reads ``hx-swap-oob``: "true" swaps the element in place of the one with its id; a
+    swap style alone ("afterbegin", "delete", ...) applies to the element with its id; a style
+    and a selector ("delete:#a .b, #c"), to what the selector matches. Every swap must find its
+    target, as htmx would otherwise drop it (an error in the browser's console)."""
     root = parse(page)
     for oob in [c for c in parse(answer).elements]:
         value = oob.attrs.pop("hx-swap-oob", None)
         assert value is not None, f"<{oob.tag}> of the answer is no out-of-band swap"
-        style, _, selector = value.partition(":")
-        targets = select(root, selector)
-        assert targets or style == "delete", f"nothing on the page matches {selector!r}"
+        if value == "true":
+            style, selector = "outerHTML", f"#{oob.attrs['id']}"
+        elif ":" in value:
+            style, _, selector = value.partition(":")
+        else:
+            style, selector = value, f"#{oob.attrs['id']}"
+        targets = [t for one in selector.split(",") for t in select(root, one.strip())]
+        assert targets, f"nothing on the page matches {selector!r}"
         for target in targets:
             parent = target.parent
             at = parent.children.index(target)
@@ -248,3 +238,23 @@ def marks_of(page: str) -> str:
 def parts_headers(page: str) -> dict[str, str]:
     """The headers of the page's script asking for only the parts that differ from ``page``."""
     return {"HTTP_HX_REQUEST": "true", "HTTP_X_GAME_PARTS": marks_of(page)}
+
+
+# -- drawing one part alone ---------------------------------------------------------------------
+
+def card_html(p: dict, deadline: dict | None = None, *, deed_base: str | None = None) -> str:
+    """One player's card as the game page draws it (games/views/page/parts.py), with no page."""
+    from django.utils.translation import pgettext
+
+    from games.views.page import parts
+
+    return str(parts._render(parts.PLAYER, {
+        "p": p, "deadline": deadline, "deed_base": deed_base, "oob": False,
+        "on": pgettext("the square a player stands on", "On")}))
+
+
+def square_html(sq: dict, *, economy: dict | None = None, act_url: str | None = None) -> str:
+    """One square as the game page draws it (games/views/page/parts.py), with no page."""
+    from games.views.page import parts
+
+    return str(parts._render(parts.SQUARE, {"sq": sq, "economy": economy, "act_url": act_url, "oob": False}))

@@ -10,7 +10,7 @@ import pytest
 
 from games.engine import load_board
 from games.views.contrast import contrast_ratio, ink, relative_luminance
-from games.views.present import PLAYER_COLOURS
+from games.views.page.players import PLAYER_COLOURS
 
 GAME_CSS = Path(__file__).resolve().parents[2] / "static" / "css" / "game.css"
 

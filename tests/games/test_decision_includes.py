@@ -1,5 +1,5 @@
 """The pending decision's forms: one include per kind of decision, chosen by the presenter
-(present.Choices.kinds), so decision.html holds no list of action names."""
+(page/decision.py: Choices.kinds), so decision.html holds no list of action names."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from django.template.loader import get_template
 
-from games.views.present import Choices
+from games.views.page.decision import Choices
 
 TEMPLATES = Path(__file__).resolve().parents[2] / "templates" / "jinja2" / "games" / "partials"
 

@@ -1,5 +1,5 @@
 """Cheap moves (issue 12): the page's own move answer holds only what the move changed, as htmx
-partials (games/views/move_parts.py), and HTML answers are compressed."""
+partials (games/views/page/parts.py), and HTML answers are compressed."""
 
 from __future__ import annotations
 
@@ -15,17 +15,30 @@ from django.urls import reverse
 
 from games.engine import GameState, legal_actions
 from games.models import Game
-from games.views.present import choices_for
+from games.views.page.decision import choices_for
 from tests.games.parts_helpers import marks_of, parts_headers
 from tests.games.play_helpers import autoplay, choose, next_move, start_game, users_by_seat
 
 pytestmark = pytest.mark.django_db
-# Each out-of-band swap: (target, swap style).
-TARGET = re.compile(r'hx-swap-oob="(\w+):([^"]+)"')
+# Each out-of-band swap: (target, swap style), as htmx 2 reads hx-swap-oob: "true" swaps the
+# element in place of the one with its id; a style alone applies to the element with its id; a
+# style and a selector, to what the selector matches.
+TAG = re.compile(r"<[a-z]+\b([^>]*)>")
 
 
 def _targets(html: str) -> list[tuple[str, str]]:
-    return [(target, swap) for swap, target in TARGET.findall(html)]
+    out = []
+    for attrs in TAG.findall(html):
+        oob = re.search(r'hx-swap-oob="([^"]+)"', attrs)
+        if oob is None:
+            continue
+        value, element = oob.group(1), re.search(r'\bid="([^"]+)"', attrs)
+        if ":" in value:
+            style, _, target = value.partition(":")
+            out.append((target, style))
+        else:
+            out.append((f"#{element.group(1)}", "outerHTML" if value == "true" else value))
+    return out
 
 
 def _login_mover(client, game: Game) -> None:
@@ -65,19 +78,18 @@ def test_a_roll_answers_with_the_changed_parts_only(client, alice, bob):
     game.refresh_from_db()
     assert moved["marks"] == marks_of(client.get(reverse("games:game", args=[game.pk]), HTTP_HX_REQUEST="true")
                                       .content.decode())
-    squares = {t for t, _swap in targets if ".board .squares > .sq" in t}
+    squares = {t for t, _swap in targets if t.startswith("#sq-")}
     # The token left its square and arrived on another: those two squares (more only if the
     # landing square is offered to buy, or the pool changed), never the whole board.
     start, end = before.players[mover].pos, after.players[mover].pos
-    assert f"#game .board .squares > .sq:nth-child({start + 1})" in squares
-    assert f"#game .board .squares > .sq:nth-child({end + 1})" in squares
+    assert f"#sq-{start}" in squares and f"#sq-{end}" in squares
     assert len(squares) <= 4
     assert html.count('class="sq ') == len(squares)
-    assert ("#game .centre", "innerHTML") in targets
-    assert ("#game .log-list", "afterbegin") in targets
+    assert ("#decision", "outerHTML") in targets
+    assert ("#log-list", "afterbegin") in targets
     # The mover's card (position, maybe cash) changed; the other player's did not.
-    cards = [t for t, _swap in targets if ".players >" in t]
-    assert cards == [f"#game .players > .player:nth-of-type({mover + 1})"]
+    cards = [t for t, _swap in targets if t.startswith("#player-")]
+    assert cards == [f"#player-{mover}"]
     assert len(response.content) * 3 < len(full)
 
 
@@ -114,10 +126,14 @@ def test_the_log_keeps_its_first_page_after_a_move(client, alice, bob):
     targets = _targets(response.content.decode())
     added = Game.objects.get(pk=game.pk).state["seq"] - game.state["seq"]
     assert added >= 1
-    assert ("#game .log-list", "afterbegin") in targets
-    # The entries pushed past the first page go, and the link to older ones moves on.
-    assert ("#game .log-list > .log-entry:nth-child(n+21)", "delete") in targets
-    assert ("#game .log-list > .log-more", "outerHTML") in targets
+    assert ("#log-list", "afterbegin") in targets
+    # The entries pushed past the first page go (by their ids), with any older ones the player
+    # fetched, and the link to older ones comes back below the first page.
+    first = game.state["seq"] - 19  # (the oldest entry the page showed)
+    gone = {(f"#log-{seq}", "delete") for seq in range(first, first + added)}
+    assert gone <= set(targets)
+    assert ("#log-list .log-older, #log-more", "delete") in targets
+    assert ("#log-list", "beforeend") in targets
 
 
 def test_a_refused_move_still_answers_with_the_whole_fragment(client, alice, bob):
@@ -167,12 +183,13 @@ def test_html_answers_are_gzipped_and_event_streams_are_not(client, alice, bob):
 # The parts are what changed: held to the markup itself
 # ---------------------------------------------------------------------------------------------
 
-# A square, a player's card; in a move's answer with hx-swap-oob after the tag's name.
-SQUARE = re.compile(r'<li(?: hx-swap-oob="[^"]+")? class="sq .*?</li>', re.S)
-CARD = re.compile(r'<article(?: hx-swap-oob="[^"]+")? class="player.*?</article>', re.S)
-OOB = re.compile(r' hx-swap-oob="outerHTML:([^"]+)"')
+# A square, a player's card; in a move's answer with hx-swap-oob after the id, which ends the tag.
+SQUARE = re.compile(r'<li class="sq .*?</li>', re.S)
+CARD = re.compile(r'<article class="player.*?</article>', re.S)
+OOB = re.compile(r' hx-swap-oob="true"')
+ID = re.compile(r' id="((?:sq|player)-\d+)"')
 ENTRY = re.compile(r'<li class="log-entry".*?</li>', re.S)
-MORE = re.compile(r'<li(?: hx-swap-oob="[^"]+")? class="log-more">.*?</li>', re.S)
+MORE = re.compile(r'<li class="log-more" id="log-more"(?: hx-swap-oob="true")?>.*?</li>', re.S)
 MANAGE = ("build", "mortgage", "unmortgage", "sell")
 
 
@@ -193,7 +210,7 @@ def _fields(move: dict) -> dict:
 def test_a_moves_parts_hold_every_square_and_card_whose_markup_changed(client, alice, bob, preset):
     """Over a game's moves, the mover's page before and after each move (the whole fragment,
     as a full render draws it): every square and player card whose markup differs is in the
-    move's answer, drawn exactly as the full render draws it now. (move_parts compares the
+    move's answer, drawn exactly as the full render draws it now. (parts.py compares the
     views, reduced to what the markup shows of them: this holds that reduction to the markup.)"""
     rng = random.Random(preset)
     game = start_game(alice, bob, preset=preset)
@@ -219,18 +236,17 @@ def test_a_moves_parts_hold_every_square_and_card_whose_markup_changed(client, a
         if 'id="game"' in html:
             break  # the game ended: the whole fragment went
         after = client.get(url, HTTP_HX_REQUEST="true").content.decode()
-        for pattern, target in ((SQUARE, "#game .board .squares > .sq:nth-child({})"),
-                                (CARD, "#game .players > .player:nth-of-type({})")):
+        for pattern in (SQUARE, CARD):
             old, new = pattern.findall(before), pattern.findall(after)
             sent = {}
             for part in pattern.findall(html):
-                where = OOB.search(part).group(1)
-                sent[where] = OOB.sub("", part, count=1)
-            changed = {target.format(i + 1) for i, (a, b) in enumerate(zip(old, new, strict=True)) if a != b}
+                assert OOB.search(part), part[:80]
+                sent[ID.search(part).group(1)] = OOB.sub("", part, count=1)
+            drawn = {ID.search(b).group(1): b for b in new}
+            changed = {ID.search(b).group(1) for a, b in zip(old, new, strict=True) if a != b}
             assert changed <= set(sent), (move, changed - set(sent))
             for where, part in sent.items():
-                index = int(re.search(r"\((\d+)\)", where).group(1)) - 1
-                assert part == new[index], (move, where)
+                assert part == drawn[where], (move, where)
         # The log: the entries the move wrote on top, as the full render draws its first ones,
         # and the link to older entries pointing where the full render's does.
         added = ENTRY.findall(html)
@@ -322,14 +338,14 @@ def test_a_move_from_a_page_that_missed_moves_gets_every_part_it_lacks(client, a
 
 
 def test_the_position_a_move_wrote_shows_as_the_position_read_again(rf, alice, bob):
-    """A move's answer shows the position the service wrote (play._context's ``written``), not
+    """A move's answer shows the position the service wrote (context.game_page's ``written``), not
     a copy read again from the row: the same marks and markup, each player under their current
     display name."""
     from django_htmx.middleware import HtmxDetails
 
     from games import services
-    from games.views import play
-    from games.views.page_html import decision_html, players_html
+    from games.views.page import parts
+    from games.views.page.context import game_page
 
     game = start_game(alice, bob)
     seat, move = next_move(game)
@@ -342,11 +358,15 @@ def test_the_position_a_move_wrote_shows_as_the_position_read_again(rf, alice, b
     request.user, request.htmx = user, HtmxDetails(request)
     me = next(s for s in sub.seats if s.user_id == user.pk)
 
-    read = play._context(request, sub.game, sub.seats, me, parts=True)
-    shown = play._context(request, sub.game, sub.seats, me, parts=True, written=sub.state)
+    read = game_page(request, sub.game, sub.seats, me, parts=True)
+    shown = game_page(request, sub.game, sub.seats, me, parts=True, written=sub.state)
 
-    assert shown["marks"] == read["marks"]
-    assert decision_html(shown, None) == decision_html(read, None)
-    cards = players_html(shown["players"], shown["deadline"])
-    assert cards == players_html(read["players"], read["deadline"])
-    assert "Alice Renamed" in cards and "Bob Renamed" in cards
+    assert shown.marks == read.marks
+    # (Each page masks the CSRF token afresh: one field for both.)
+    shown.csrf_input = read.csrf_input
+    assert parts.part_html(parts.CENTRE, shown) == parts.part_html(parts.CENTRE, read)
+    def cards(page):
+        return "".join(parts.part_html(part, page, p=p) for part, p in zip(parts.PLAYERS, page.players, strict=False))
+
+    assert cards(shown) == cards(read)
+    assert "Alice Renamed" in cards(shown) and "Bob Renamed" in cards(shown)

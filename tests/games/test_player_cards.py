@@ -8,7 +8,8 @@ import re
 import pytest
 
 from games.engine import GameState
-from games.views import page_html, present
+from games.views.page.players import players_view
+from tests.games.parts_helpers import card_html
 from tests.games.play_helpers import start_game
 
 pytestmark = pytest.mark.django_db
@@ -18,7 +19,7 @@ def test_a_jailed_players_card_names_the_square_and_says_in_jail(alice, bob):
     game = start_game(alice, bob)
     state = GameState.from_json(game.state)
     state.players[0].pos, state.players[0].in_jail = 10, True
-    html = str(page_html.players_html(present.players_view(state, me=None)))
+    html = "".join(card_html(p) for p in players_view(state, me=None))
     text = re.sub(r"<[^>]+>", " ", html)
     text = re.sub(r"\s+", " ", text)
     assert "On Jail / Just visiting (in jail)" in text

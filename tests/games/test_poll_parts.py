@@ -1,6 +1,6 @@
 """The poll's cheap answer (issue 12, "updates pushed, not polled"): a page that hears of a new
 version asks for the game with the marks of what it shows and gets only the parts that differ,
-drawn as a move's answer is (games/views/move_parts.py), however far behind it is. Applied to
+drawn as a move's answer is (games/views/page/parts.py), however far behind it is. Applied to
 the page as htmx applies it (tests/games/parts_helpers.py), the answer leaves the page as a
 fresh render of the game."""
 
@@ -128,7 +128,7 @@ def test_a_page_far_behind_gets_the_log_redrawn_whole(client, alice, bob, django
     game = _play(game, 30, django_capture_on_commit_callbacks)
     answer = _poll(client, game, shown, **parts_headers(page))
 
-    assert 'hx-swap-oob="innerHTML:#game .log-list"' in answer.content.decode()
+    assert '<ol id="log-list" hx-swap-oob="innerHTML">' in answer.content.decode()
     _assert_parts_make_the_fresh_page(client, game, page, answer)
 
 

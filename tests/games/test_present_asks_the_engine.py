@@ -20,7 +20,8 @@ from games.engine import (
 )
 from games.engine.dice import ScriptedRng
 from games.engine.simulate import play_game
-from games.views.present import choices_for, decision_text, tradeable
+from games.views.page.decision import choices_for, decision_text
+from games.views.page.trade import tradeable
 
 LIGHT_BLUE = (6, 8, 9)  # build cost 50 each
 

@@ -1,7 +1,8 @@
-"""present.square_marks, what a move's answer compares to know which squares to redraw, is each
-square's view reduced to what its markup shows that can change: held to square_view (and so to
-board_view) over whole games of both rule families, with and without squares to pick. (That the
-reduction misses nothing the markup shows: test_move_parts.py, against the markup itself.)"""
+"""board.square_marks (games/views/page/board.py), what a move's answer compares to know which
+squares to redraw, is each square's view reduced to what its markup shows that can change: held
+to square_view (and so to board_view) over whole games of both rule families, with and without
+squares to pick. (That the reduction misses nothing the markup shows: test_move_parts.py,
+against the markup itself.)"""
 
 from __future__ import annotations
 
@@ -11,7 +12,9 @@ import pytest
 
 from games.engine import RuleSet, make_bot
 from games.engine.simulate import SimulationError, play_game
-from games.views.present import board_view, choices_for, marks_of, players_view, square_marks, square_view
+from games.views.page.board import board_view, marks_of, square_marks, square_view
+from games.views.page.decision import choices_for
+from games.views.page.players import players_view
 
 
 @pytest.mark.parametrize("preset", ["classic", "world-classic", "world-quick"])
@@ -56,10 +59,10 @@ def test_what_the_marks_tell_apart():
 
 @pytest.mark.parametrize("preset", ["classic", "world-classic"])
 def test_a_cards_marks_tell_everything_its_markup_shows(preset):
-    """present.card_marks: two player views with the same marks draw the same card, over whole
-    games (so the page's mark of a card changes whenever its markup does, move_parts.py)."""
-    from games.views.page_html import players_html
-    from games.views.present import card_marks
+    """players.card_marks: two player views with the same marks draw the same card, over whole
+    games (so the page's mark of a card changes whenever its markup does, page/parts.py)."""
+    from games.views.page.players import card_marks
+    from tests.games.parts_helpers import card_html
 
     rules = RuleSet.build(preset)
     drawn: dict[tuple, str] = {}
@@ -70,7 +73,7 @@ def test_a_cards_marks_tell_everything_its_markup_shows(preset):
             return
         for me in (0, 1, None):
             for p in players_view(st, me=me):
-                html = str(players_html([p], None, deed_base="/d/"))
+                html = card_html(p, deed_base="/d/")
                 assert drawn.setdefault(card_marks(p), html) == html, p["name"]
                 told.add(html)
 
@@ -81,9 +84,9 @@ def test_a_cards_marks_tell_everything_its_markup_shows(preset):
 @pytest.mark.parametrize(("preset", "options"), [("classic", {"free_parking_jackpot": True}), ("world-classic", {})])
 def test_a_squares_marks_tell_everything_its_markup_shows(preset, options):
     """Two views of a square with the same marks (and, on the free parking corner, the same pool)
-    draw the same markup, over whole games: what move_parts keeps a square's markup by."""
-    from games.views.page_html import square_html
-    from games.views.present import economy_view
+    draw the same markup, over whole games: what a move's answer compares (page/parts.py)."""
+    from games.views.page.board import economy_view
+    from tests.games.parts_helpers import square_html
 
     rules = RuleSet.build(preset, options)
     pools = set()
@@ -101,7 +104,7 @@ def test_a_squares_marks_tell_everything_its_markup_shows(preset, options):
                                                 square_marks(st, players, targets=targets), strict=True)):
                 pool = (economy.get("free_parking"), economy.get("jackpot")) if sq["corner"] == "parking" else None
                 pools.add(pool)
-                html = str(square_html(sq, economy=economy, game_id=1))
+                html = square_html(sq, economy=economy, act_url="/games/1/act/")
                 assert drawn.setdefault((i, marks, pool), html) == html, (i, sq["name"])
                 told.add(html)
 

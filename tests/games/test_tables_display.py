@@ -79,12 +79,12 @@ def test_pace_summary():
 
 @pytest.mark.parametrize("zone", ["UTC", "Europe/Madrid", "America/Argentina/Buenos_Aires"])
 def test_the_game_pages_deadline_is_in_the_readers_zone_as_the_date_filter_gives_it(zone):
-    """The game page's deadline (page_html._time_left): its ISO time in the reader's time zone,
+    """The game page's deadline (page.context.time_left): its ISO time in the reader's time zone,
     as Django's ``date`` filter with "c" writes it."""
     from django.template.defaultfilters import date as date_filter
     from django.utils import timezone
 
-    from games.views.page_html import _time_left
+    from games.views.page.context import time_left as _time_left
 
     deadline = timezone.now() + timedelta(minutes=3, microseconds=1234)
     with timezone.override(zone):

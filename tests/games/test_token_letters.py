@@ -1,10 +1,10 @@
-"""The letters on the players' tokens tell every player apart (games.views.present)."""
+"""The letters on the players' tokens tell every player apart (games.views.page.decision)."""
 
 from __future__ import annotations
 
 import pytest
 
-from games.views.present import token_letters
+from games.views.page.players import token_letters
 
 
 @pytest.mark.parametrize(
