@@ -176,7 +176,7 @@ def run(args) -> None:
           mock.patch.object(chat_tasks.deliver_post, "apply_async", chat_later),
           mock.patch.object(chat_tasks.deliver_game, "delay", chat_now),
           mock.patch.object(hooks, "game_moved", game_moved),
-          mock.patch("games.services.chat_hooks.game_moved", game_moved),
+          mock.patch("games.services.moves.chat_hooks.game_moved", game_moved),
           mock.patch.object(providers, "deliver", deliver),
           mock.patch.object(delivery.providers, "deliver", deliver),
           mock.patch.object(delivery.message, "build", build),

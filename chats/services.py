@@ -18,6 +18,8 @@ def channel_connect(*, table, by, provider: str, credentials: dict, label: str) 
         Channel.objects.filter(table=table).delete()  # (its posts go with it: a new channel starts afresh)
         channel = Channel.objects.create(table=table, provider=provider, secret=crypto.seal(credentials),
                                          label=label[:200], created_by=by)
+        type(table).objects.filter(pk=table.pk).update(chat_connected=True)
+        table.chat_connected = True
         game = getattr(table, "game", None) if table.status == table.Status.PLAYING else None
         if game is not None:
             StatusPost.objects.create(channel=channel, game=game)
@@ -26,7 +28,10 @@ def channel_connect(*, table, by, provider: str, credentials: dict, label: str) 
 
 
 def channel_disconnect(*, table) -> int:
-    deleted, _rows = Channel.objects.filter(table=table).delete()
+    with transaction.atomic():
+        deleted, _rows = Channel.objects.filter(table=table).delete()
+        type(table).objects.filter(pk=table.pk).update(chat_connected=False)
+    table.chat_connected = False
     return deleted
 
 

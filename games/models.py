@@ -75,6 +75,9 @@ class Table(models.Model):
     # Issue 30, the trade meter (a site option, not a rule of RULES.md 1): win chances in the
     # trade builder and beside an offer; refused on tables that may be rated (games/meter.py).
     advisor = models.BooleanField(default=False)
+    # Issue 29: a group chat is connected (chats app, which keeps it in step): only then does a
+    # move mark the game's status post, so a table without one pays nothing for the feature.
+    chat_connected = models.BooleanField(default=False)
     invite_code = models.CharField(max_length=16, unique=True, default=_invite_code)
     status = models.CharField(max_length=12, choices=Status.choices, default=Status.OPEN, db_index=True)
     created_at = models.DateTimeField(auto_now_add=True)
