@@ -34,6 +34,15 @@ def _flush_by_delete() -> Iterator[None]:
     DatabaseOperations.sql_flush = truncate
 
 
+@pytest.fixture(scope="session")
+def django_db_modify_db_settings(django_db_modify_db_settings: None) -> None:
+    """pytest-django's hook before the test databases are made (its own, the xdist suffix, first):
+    on PostgreSQL each worker's database is a copy of one migrated template (tests/template_db.py)."""
+    from tests import template_db
+
+    template_db.install()
+
+
 @pytest.fixture(autouse=True)
 def _fast_password_hashing(settings: Settings) -> None:
     # The real hasher is deliberately slow; tests only need passwords to round-trip.
