@@ -116,6 +116,17 @@ def browser(django_db_setup: None) -> Iterator[object]:
 
 
 @pytest.fixture(autouse=True)
+def _contexts_closed_after_each_test(request: pytest.FixtureRequest) -> Iterator[None]:
+    """Whatever a browser test left open (a context a helper made, a page of a failed test) is
+    closed at its end: a page left polling the live server would load the tests after it, which
+    now share the browser."""
+    yield
+    if "browser" in request.fixturenames:
+        for context in list(request.getfixturevalue("browser").contexts):
+            context.close()
+
+
+@pytest.fixture(autouse=True)
 def no_csp_violations() -> Iterator[list[str]]:
     """Fails the test if any page it opened had something blocked by the CSP."""
     CSP_VIOLATIONS.clear()
