@@ -34,6 +34,49 @@ def _flush_by_delete() -> Iterator[None]:
     DatabaseOperations.sql_flush = truncate
 
 
+@pytest.fixture(scope="session")
+def django_db_modify_db_settings(django_db_modify_db_settings: None) -> None:
+    """pytest-django's hook before the test databases are made (its own, the xdist suffix, first):
+    on PostgreSQL each worker's database is a copy of one migrated template (tests/template_db.py)."""
+    from tests import template_db
+
+    template_db.install()
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> Iterator[object]:
+    """The browser tests share one Chromium per test process (tests/e2e/conftest.py). Playwright's
+    sync API marks its event loop as running in this thread between its calls, and the browser
+    fixture lets Django's ORM run beside it (DJANGO_ALLOW_ASYNC_UNSAFE). Every other test runs,
+    from its first fixture to its last teardown, as in a process without a browser: that loop not
+    running and the variable unset (under a running loop asgiref would even hand it another
+    database connection than the one its transaction wraps); both are put back after it for the
+    next browser test."""
+    import asyncio
+    import os
+
+    if "browser" in getattr(item, "fixturenames", ()):
+        return (yield)
+    loop = asyncio._get_running_loop()
+    if loop is not None:
+        # The browser tests' database connections, which asgiref keeps apart from this test's
+        # under a running loop: closed while they can still be reached (an open one would keep
+        # the test database from being dropped at the end).
+        from django.db import connections
+
+        connections.close_all()
+    unsafe = os.environ.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
+    asyncio._set_running_loop(None)
+    try:
+        return (yield)
+    finally:
+        # (Unless the browser was closed meanwhile: the session's fixtures end with a last test.)
+        if loop is not None and not loop.is_closed():
+            asyncio._set_running_loop(loop)
+            if unsafe is not None:
+                os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = unsafe
+
+
 @pytest.fixture(autouse=True)
 def _fast_password_hashing(settings: Settings) -> None:
     # The real hasher is deliberately slow; tests only need passwords to round-trip.

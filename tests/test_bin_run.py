@@ -25,7 +25,7 @@ from tests.processes import free_port, process_tree
 
 ROOT = Path(__file__).resolve().parent.parent
 PORT = free_port()
-START_TIMEOUT = 180  # setup, migrations on a fresh database, then three processes starting
+START_TIMEOUT = 180  # setup, migrations on a fresh database (the first run), then three processes starting
 STOP_TIMEOUT = 60
 
 pytestmark = pytest.mark.slow
@@ -73,11 +73,20 @@ def _answers() -> bool:
         return False
 
 
+@pytest.fixture(scope="module")
+def var_dir(tmp_path_factory) -> Path:
+    """The site's folder (SQLite database, broker folders), shared by this module's runs: the
+    first bin/run migrates the fresh database, the next finds it migrated (a migration of the
+    SQLite database takes seconds of a loaded machine's CPU; each test is about the processes,
+    not the migrations)."""
+    return tmp_path_factory.mktemp("bin-run-var")
+
+
 @pytest.fixture
-def bin_run(tmp_path):
+def bin_run(tmp_path, var_dir):
     env = {k: v for k, v in os.environ.items()
            if k not in {"DATABASE_URL", "CELERY_BROKER_URL", "CACHE_URL", "SITE_URL"}}
-    env.update(VAR_DIR=str(tmp_path), PORT=str(PORT), STOP_GRACE="5")
+    env.update(VAR_DIR=str(var_dir), PORT=str(PORT), STOP_GRACE="5")
     log = (tmp_path / "bin-run.log").open("w")
     proc = subprocess.Popen([str(ROOT / "bin" / "run")], cwd=ROOT, env=env, stdout=log,
                             stderr=subprocess.STDOUT, start_new_session=True)

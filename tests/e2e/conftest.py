@@ -6,6 +6,7 @@ one that Playwright downloads. Without it the tests are skipped, saying so.
 
 from __future__ import annotations
 
+import asyncio
 import os
 import shutil
 import threading
@@ -67,8 +68,15 @@ def chromium_path() -> str | None:
     )
 
 
-@pytest.fixture(scope="module")
-def browser() -> Iterator[object]:
+@pytest.fixture(scope="session")
+def browser(django_db_setup: None) -> Iterator[object]:
+    """One Chromium per test process, for every browser test it runs (each test opens contexts
+    of its own, closed at its end: no cookie, storage or page is shared). Launching one per test
+    module cost a launch for each of 43 modules on every worker that ran one of their tests.
+    Between the browser tests, tests/conftest.py hides Playwright's event loop from the others.
+
+    After the test databases (``django_db_setup``), made and dropped through connections of a
+    thread without that loop: asgiref gives a thread under a running loop other connections."""
     path = chromium_path()
     if path is None:
         pytest.skip(
@@ -83,16 +91,39 @@ def browser() -> Iterator[object]:
     os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
     try:
         with sync_playwright() as playwright:
+            loop = asyncio._get_running_loop()
             browser = playwright.chromium.launch(executable_path=path, args=CHROMIUM_ARGS)
             try:
                 yield WatchedBrowser(browser)
             finally:
+                # The session may end with another test, around which tests/conftest.py unmarked
+                # the loop and unset the variable: Playwright's calls need the loop marked. The browser tests' database
+                # connections are those asgiref keeps under that loop: closed here, where they
+                # can be reached (an open one keeps the test database from being dropped).
+                asyncio._set_running_loop(loop)
+                os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
+                from django.db import connections
+
+                connections.close_all()
                 browser.close()
+        # (Playwright closed its loop: what follows, the test databases' end, runs without.)
+        asyncio._set_running_loop(None)
     finally:
         if previous is None:
             os.environ.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
         else:
             os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = previous
+
+
+@pytest.fixture(autouse=True)
+def _contexts_closed_after_each_test(request: pytest.FixtureRequest) -> Iterator[None]:
+    """Whatever a browser test left open (a context a helper made, a page of a failed test) is
+    closed at its end: a page left polling the live server would load the tests after it, which
+    now share the browser."""
+    yield
+    if "browser" in request.fixturenames:
+        for context in list(request.getfixturevalue("browser").contexts):
+            context.close()
 
 
 @pytest.fixture(autouse=True)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from games import pause as pause_rules
 from tests.e2e.layout_helpers import DESKTOP, PHONE, page_width
 from tests.e2e.test_phone_board import open_game
 from tests.games.play_helpers import start_game, users_by_seat
@@ -12,7 +13,11 @@ from tests.games.play_helpers import start_game, users_by_seat
 pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True)]
 
 
-def test_pause_asked_agreed_and_resumed_with_a_countdown(browser, site, artifacts, alice, bob):
+def test_pause_asked_agreed_and_resumed_with_a_countdown(browser, site, artifacts, alice, bob, monkeypatch):
+    # The countdown's length is not what this test is about (tests/games/test_pause.py holds
+    # the services to it): a shorter one than the rule's lets the page's own redraw at its end be
+    # seen sooner.
+    monkeypatch.setattr(pause_rules, "COUNTDOWN_SECONDS", 4)
     game = start_game(alice, bob, pace="live")
     users = users_by_seat(game)
     context, page = open_game(browser, site, users[0], game, DESKTOP)

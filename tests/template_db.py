@@ -1,0 +1,101 @@
+"""On PostgreSQL every test database is a copy of one migrated template (issue 27).
+
+pytest-xdist gives each worker a test database of its own, and Django made each by running every
+migration: the same work once per worker, tens of seconds each on a loaded 2-core machine, before
+the worker's first test. Here the first worker to get there migrates a template database; every
+worker's database is then ``CREATE DATABASE ... TEMPLATE`` of it, a file copy of a second or so.
+Django's ``create_test_db`` goes on as before (its ``migrate`` then finds nothing to apply).
+
+The template's name holds a digest of the migrations and of Django's version, so a changed
+migration makes a new template (the old ones of that database name are dropped) and a run with
+the same migrations reuses the last one. A PostgreSQL advisory lock serialises the workers, and
+runs of other checkouts on the same database name: one migrates, the others wait, then copy.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import zlib
+from pathlib import Path
+
+import django
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def migrations_digest() -> str:
+    """A digest of every migration file of the project and of Django's version."""
+    digest = hashlib.sha256(django.get_version().encode())
+    for path in sorted(ROOT.glob("*/migrations/*.py")):
+        digest.update(str(path.relative_to(ROOT)).encode())
+        digest.update(path.read_bytes())
+    return digest.hexdigest()[:12]
+
+
+def template_name(settings_dict: dict) -> str:
+    return f"test_{settings_dict['NAME']}_tpl_{migrations_digest()}"
+
+
+def _lock_key(prefix: str) -> int:
+    # pg_advisory_lock takes a bigint; the prefix (not the digest) so that a run that drops an
+    # old template waits for one still copying it.
+    return zlib.crc32(prefix.encode())
+
+
+def _ensure_template(creation, cursor, template: str, verbosity: int) -> None:
+    """Migrate the template unless it is there; the caller holds the lock."""
+    from django.core.management import call_command
+
+    prefix = template.rsplit("_", 1)[0] + "_"
+    cursor.execute("SELECT datname FROM pg_database WHERE datname LIKE %s", [prefix.replace("_", r"\_") + "%"])
+    found = {row[0] for row in cursor.fetchall()}
+    if template in found:
+        return
+    quote = creation.connection.ops.quote_name
+    for old in found:  # (other migrations' templates, and one whose building was cut short)
+        cursor.execute(f"DROP DATABASE IF EXISTS {quote(old)}")
+    building = template + "_new"
+    cursor.execute(f"CREATE DATABASE {quote(building)}")
+    connection = creation.connection
+    name = connection.settings_dict["NAME"]
+    connection.close()
+    connection.settings_dict["NAME"] = building
+    try:
+        call_command("migrate", verbosity=max(verbosity - 1, 0), interactive=False,
+                     database=connection.alias, run_syncdb=True)
+    finally:
+        connection.close()
+        connection.settings_dict["NAME"] = name
+    # Renamed once whole: a template is never seen half-migrated.
+    cursor.execute(f"ALTER DATABASE {quote(building)} RENAME TO {quote(template)}")
+
+
+def install() -> None:
+    """Make the PostgreSQL backend's test databases copies of the template."""
+    from django.db.backends.postgresql.creation import DatabaseCreation
+
+    if getattr(DatabaseCreation, "_copied_from_template", False):
+        return
+    migrate_each = DatabaseCreation._create_test_db
+
+    def _create_test_db(self, verbosity, autoclobber, keepdb=False):
+        if keepdb or self.connection.settings_dict["TEST"].get("MIGRATE") is False:
+            return migrate_each(self, verbosity, autoclobber, keepdb)
+        test_name = self._get_test_db_name()
+        template = template_name(self.connection.settings_dict)
+        quote = self.connection.ops.quote_name
+        with self._nodb_cursor() as cursor:
+            key = _lock_key(template.rsplit("_", 1)[0])
+            cursor.execute("SELECT pg_advisory_lock(%s)", [key])
+            try:
+                _ensure_template(self, cursor, template, verbosity)
+                if verbosity >= 1:
+                    self.log(f"Copying {template} to {test_name}...")
+                cursor.execute(f"DROP DATABASE IF EXISTS {quote(test_name)}")
+                cursor.execute(f"CREATE DATABASE {quote(test_name)} WITH TEMPLATE {quote(template)}")
+            finally:
+                cursor.execute("SELECT pg_advisory_unlock(%s)", [key])
+        return test_name
+
+    DatabaseCreation._create_test_db = _create_test_db
+    DatabaseCreation._copied_from_template = True
