@@ -103,7 +103,9 @@ def test_a_move_leaves_the_bots_to_tasks_and_returns_with_a_fraction_of_the_quer
           f"mean {sum(inline) / 60:.1f}; bots in tasks max {max(tasked)} mean {sum(tasked) / 60:.1f}")
     # (Within one move the bots' log rows are one INSERT with the player's, services.moves._write: what
     # the inline bots add is the rest of their writes, the deeds, decks and auctions they change.)
-    assert max(tasked) <= 8 < max(inline)
+    # (9: the move's own statements, and since issue 29 one more when a person's wait ends: the
+    # row reach/waits.py keeps of since when the game waits on them, deleted in the move.)
+    assert max(tasked) <= 9 < max(inline)
     # After the human's last move the game waits on a bot whose task is queued, with the delay,
     # for the version just written; nothing of the bots' was played within the move.
     game = _move_to_end_of_turn(game, alice, django_capture_on_commit_callbacks, queue)
