@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from games import pause as pause_rules
+from games.aids import pause as pause_rules
 from tests.e2e.layout_helpers import DESKTOP, PHONE, page_width
 from tests.e2e.test_phone_board import open_game
 from tests.games.play_helpers import start_game, users_by_seat
