@@ -171,7 +171,7 @@ def run(args) -> None:
     rounds: Counter = Counter()
     quiets: Counter = Counter()
     with (mock.patch("django.utils.timezone.now", clock),
-          mock.patch.object(services, "_bots_inline", return_value=False),
+          mock.patch("games.services.moves._bots_inline", return_value=False),
           mock.patch.object(tasks.play_site_action, "apply_async", bot_task),
           mock.patch.object(chat_tasks.deliver_post, "apply_async", chat_later),
           mock.patch.object(chat_tasks.deliver_game, "delay", chat_now),

@@ -12,7 +12,9 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
+from markupsafe import Markup, escape
 
+from accounts.names import bdi
 from games import selectors
 from games.links import absolute, game_path
 from reach import calendar, choices, notes, nudges, panel, waits
@@ -125,7 +127,8 @@ def nudge(request: HttpRequest, game_id: int) -> HttpResponse:
     except nudges.NudgeRefused as e:
         return _answer(request, found, status=403 if e.code == "spectator" else 400, error=e.message)
     name = next((s.label for s in found.seats if s.position == n.to_seat), "")
-    return _answer(request, found, done=_("You nudged %(name)s.") % {"name": name})
+    # (The name isolated, <bdi>: issue 26; the sentence itself escaped.)
+    return _answer(request, found, done=Markup(escape(_("You nudged %(name)s."))) % {"name": bdi(name)})
 
 
 @require_POST

@@ -139,3 +139,17 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     # The slow group first (a stable sort: each group keeps its order): under pytest-xdist the
     # long tests start at once, side by side, rather than one of them last on one worker.
     items.sort(key=lambda item: item.get_closest_marker("slow") is None)
+
+
+@pytest.fixture
+def celery_eager() -> Iterator[None]:
+    """Run .delay() inline (as CELERY_TASK_ALWAYS_EAGER=true would), for this test only. (On the
+    Celery app's own conf: a Django setting changed after the app read its conf does not reach it.)"""
+    from config.celery import app as celery_app
+
+    previous = celery_app.conf.task_always_eager
+    celery_app.conf.task_always_eager = True
+    try:
+        yield
+    finally:
+        celery_app.conf.task_always_eager = previous

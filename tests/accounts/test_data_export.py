@@ -54,9 +54,8 @@ def _link(mail) -> str:
 
 
 def test_asking_for_the_data_mails_a_link_to_one_zip_with_a_file_per_kind(
-    client, alice, bob, alices_history, mailoutbox, django_capture_on_commit_callbacks, settings
+    client, alice, bob, alices_history, mailoutbox, django_capture_on_commit_callbacks, celery_eager
 ):
-    settings.CELERY_TASK_ALWAYS_EAGER = True
     client.force_login(alice)
     mailoutbox.clear()
 
@@ -131,9 +130,8 @@ def test_a_new_export_replaces_the_old_one(alice, alices_history):
 
 
 def test_a_second_request_within_minutes_queues_nothing_and_says_why(
-    client, alice, mailoutbox, django_capture_on_commit_callbacks, settings
+    client, alice, mailoutbox, django_capture_on_commit_callbacks, celery_eager
 ):
-    settings.CELERY_TASK_ALWAYS_EAGER = True
     client.force_login(alice)
 
     with django_capture_on_commit_callbacks(execute=True):

@@ -6,7 +6,7 @@ from collections.abc import Iterator
 import pytest
 
 from tests.chats.fakes import FakeChats
-from tests.games.conftest import celery_eager, clock, make_game, make_table  # noqa: F401
+from tests.games.conftest import clock, make_game, make_table  # noqa: F401
 
 
 @pytest.fixture

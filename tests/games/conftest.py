@@ -10,7 +10,6 @@ import pytest
 from django.utils import timezone
 
 from accounts.models import User
-from config.celery import app as celery_app
 from games import services
 from games.models import Game, Table
 
@@ -42,17 +41,6 @@ def make_game(make_table: Callable[..., Table]) -> Callable[..., Game]:
         return services.table_start(table=table, by=host)
 
     return make
-
-
-@pytest.fixture
-def celery_eager() -> Iterator[None]:
-    """Run .delay() inline (as CELERY_TASK_ALWAYS_EAGER=true would), for this test only."""
-    previous = celery_app.conf.task_always_eager
-    celery_app.conf.task_always_eager = True
-    try:
-        yield
-    finally:
-        celery_app.conf.task_always_eager = previous
 
 
 class Clock:

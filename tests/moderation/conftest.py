@@ -11,7 +11,6 @@ from moderation import services
 from moderation.models import ChatMessage
 from moderation.permissions import MODERATORS_GROUP
 from tests.factories import UserFactory, add_totp
-from tests.games.conftest import celery_eager  # noqa: F401
 from tests.games.play_helpers import start_game
 
 

@@ -1,1 +1,1 @@
-from tests.games.conftest import celery_eager, make_game, make_table  # noqa: F401
+from tests.games.conftest import make_game, make_table  # noqa: F401

@@ -4,29 +4,17 @@ on commit (never before), and two workers running it at once record it once (Pos
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterator
 from datetime import timedelta
 
 import pytest
 from django.db import connection, connections
 
-from config.celery import app as celery_app
 from games import services as game_services
 from games.engine import GameState, waiting_on
 from games.models import Game, GameAction
 from ratings import services
 from ratings.models import GameResult, PlayerResult, Rating
 from tests.ratings.helpers import choose
-
-
-@pytest.fixture
-def celery_eager() -> Iterator[None]:
-    previous = celery_app.conf.task_always_eager
-    celery_app.conf.task_always_eager = True
-    try:
-        yield
-    finally:
-        celery_app.conf.task_always_eager = previous
 
 
 def _play_to_round(game: Game, users: dict, round_no: int) -> Game:

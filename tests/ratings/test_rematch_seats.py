@@ -14,7 +14,6 @@ from games import services as game_services
 from games.models import Seat, Table
 from ratings import services
 from tests.factories import UserFactory
-from tests.games.conftest import celery_eager  # noqa: F401
 
 pytestmark = pytest.mark.django_db
 
@@ -24,7 +23,7 @@ def _positions(table: Table) -> dict[int, int | None]:
 
 
 def test_the_seats_of_the_last_games_players_are_kept_for_them(
-    client, finished_game, alice, bob, charlie, mailoutbox, celery_eager, django_capture_on_commit_callbacks  # noqa: F811
+    client, finished_game, alice, bob, charlie, mailoutbox, celery_eager, django_capture_on_commit_callbacks
 ):
     game = finished_game([alice, bob, "strategy", charlie], seed=1)
     old = dict(game.table.seats.values_list("user_id", "position"))

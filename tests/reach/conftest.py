@@ -2,7 +2,7 @@ from datetime import datetime, timedelta
 
 import pytest
 
-from tests.games.conftest import celery_eager, clock, make_game, make_table  # noqa: F401
+from tests.games.conftest import clock, make_game, make_table  # noqa: F401
 
 
 def waited_since(game, ago: timedelta) -> datetime:

@@ -48,7 +48,8 @@ def test_a_nudge_after_twelve_hours_reaches_the_player_once_a_day(
     assert r.status_code == 200
     body = r.content.decode()
     a, b = alice.public_name, bob.public_name
-    assert f"You nudged {a}." in body and f"{b} nudged {a}" in body
+    # (Each name isolated: <bdi>, issue 26.)
+    assert f"You nudged <bdi>{a}</bdi>." in body and f"<bdi>{b}</bdi> nudged <bdi>{a}</bdi>" in body
     (mail,) = mailoutbox
     assert mail.to == [alice.email]
     assert mail.subject == f"[Monopoly] {b} nudged you: “Slow” is waiting for you"
@@ -62,7 +63,7 @@ def test_a_nudge_after_twelve_hours_reaches_the_player_once_a_day(
     # The game page shows who nudged whom, to the players and to spectators.
     client.force_login(charlie)
     page = client.get(reverse("games:game", args=[game.pk])).content.decode()
-    assert f"{b} nudged {a}" in page
+    assert f"<bdi>{b}</bdi> nudged <bdi>{a}</bdi>" in page
 
 
 @pytest.mark.django_db
