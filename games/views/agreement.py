@@ -9,14 +9,13 @@ from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.utils.text import capfirst
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
 from config.ratelimit import limit
 from games import agreement, services
 from games.views.aids import _done, _whole
 from games.views.play import _load
-from games.views.play_forms import FormError
+from games.views.play_forms import FormError, strict_fields
 
 END_FIELDS = frozenset(("csrfmiddlewaretoken", "do", "n", "version"))
 DOS = ("propose", "agree", "decline", "withdraw")
@@ -30,8 +29,7 @@ def end_view(request: HttpRequest, game_id: int) -> HttpResponse:
     data = request.POST
     do = data.get("do", "")
     try:
-        if set(data) - END_FIELDS or any(len(data.getlist(k)) > 1 for k in data) or do not in DOS:
-            raise FormError(gettext_lazy("this form was not sent by the game page"))
+        strict_fields(data, END_FIELDS, ok=do in DOS)
         if do == "propose":
             version = _whole(data.get("version", ""), "version", digits=9)
             ended = agreement.end_propose(game=game, user=request.user, expected_version=version)

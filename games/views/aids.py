@@ -20,7 +20,7 @@ from games.aids import pause
 from games.aids import services as aids
 from games.aids.standing import MAX_AUCTION_PERCENT, MAX_BUY_KEEP, Orders
 from games.views.play import _answer, _load
-from games.views.play_forms import Allowed, FormError
+from games.views.play_forms import Allowed, FormError, strict_fields
 
 ORDER_FIELDS = frozenset(("csrfmiddlewaretoken", "end_turn", "jail", "income_tax", "casino_skip",
                           "reject_bot_trades", "auction", "auction_percent", "roll", "buy", "buy_keep",
@@ -61,9 +61,7 @@ def _number(raw: str, label: object, lo: int, hi: int | None = None) -> int:
 def parse_orders(data: QueryDict) -> Orders:
     """The standing orders form, strictly: an unknown field or a repeated one is refused; the
     choices themselves are checked by the service (games/aids/standing.py)."""
-    unknown = set(data) - ORDER_FIELDS
-    if unknown or any(len(data.getlist(k)) > 1 for k in data):
-        raise FormError(gettext_lazy("this form was not sent by the game page"))
+    strict_fields(data, ORDER_FIELDS)
     if data.get("cancel"):
         return Orders()
     percent = None
@@ -117,8 +115,7 @@ def vacation_view(request: HttpRequest, game_id: int) -> HttpResponse:
     game, _seats, _me = _load(request, game_id)
     data = request.POST
     try:
-        if set(data) - VACATION_FIELDS or any(len(data.getlist(k)) > 1 for k in data):
-            raise FormError(gettext_lazy("this form was not sent by the game page"))
+        strict_fields(data, VACATION_FIELDS)
         if data.get("auto"):
             if data["auto"] not in ("on", "off"):
                 raise FormError(gettext_lazy("malformed form field: %(field)s"), field="auto")
@@ -167,9 +164,7 @@ def pause_view(request: HttpRequest, game_id: int) -> HttpResponse:
     data = request.POST
     do = data.get("do", "")
     try:
-        if set(data) - PAUSE_FIELDS or any(len(data.getlist(k)) > 1 for k in data) or \
-                do not in ("ask", "agree", "refuse", "ready"):
-            raise FormError(gettext_lazy("this form was not sent by the game page"))
+        strict_fields(data, PAUSE_FIELDS, ok=do in ("ask", "agree", "refuse", "ready"))
         if do == "ask":
             done = aids.pause_ask(game=game, user=request.user)
             ok = _("The game is paused.") if done.status == done.Status.PAUSED else \

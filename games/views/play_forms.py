@@ -39,6 +39,13 @@ class FormError(SiteRefusal, ValueError):
     English for programs, ``localized()`` in the reader's language)."""
 
 
+def strict_fields(data, allowed: frozenset[str], *, ok: bool = True) -> None:
+    """A panel's form as the game page sends it: no field outside ``allowed``, none repeated, and
+    ``ok`` (the caller's own check of its choice); else the one refusal of a forged form."""
+    if not ok or set(data) - allowed or any(len(data.getlist(k)) > 1 for k in data):
+        raise FormError(_("this form was not sent by the game page"))
+
+
 @dataclass(frozen=True)
 class Allowed:
     """The values a number field takes now: from ``lo`` to ``hi``, amounts of cash or not."""
