@@ -72,6 +72,8 @@ def test_the_analysis_is_computed_once_and_the_page_shows_it(client, finished, a
     assert page.status_code == 200
     html = page.content.decode()
     assert "<svg" in html and 'role="img"' in html and "<table" in html
+    # The ratings' chart partial draws it, with the legend and the caption (no template text leaks).
+    assert 'class="chart analysis-chart"' in html and "Horizontal: rounds" in html and "{#" not in html
     assert "<bdi>Alice</bdi>" in html and "<bdi>Bob</bdi>" in html
     assert html.count('class="turning-swing"') == len(row.turning)
     assert "Move #" in html and "?step=" in html
