@@ -3,9 +3,9 @@
     .venv/bin/python bench/move_cpu.py [--moves 800] [--seed 5] [--stale] [--ab FILE]
         [--breakdown module:function,...]
 
-bench/web.py measures gunicorn's CPU per move with 100 players at once: the right figure, but
+bench.web measures gunicorn's CPU per move with 100 players at once: the right figure, but
 on a shared machine two runs differ by 10% and more, too much to see a change of 3%. This plays
-one two-player game of the cautious bot (bench/web.py ``choose``) in-process, with the game's
+one two-player game of the cautious bot (bench/web/bots.py ``choose``) in-process, with the game's
 seed fixed, so that every run plays the same moves: before each move the minimal endpoint
 (``games:game_bench_lock``), then the move posted as the page's script posts it (htmx, the marks
 of what the page shows, gzip); after it, unless ``--stale``, the other player's page fetches the
@@ -26,7 +26,7 @@ two sides are the same prints a difference within about 0.1 ms: that is the nois
 ``games.views.page.decision:choices_for``, a method as ``module:Class.method``), as called from
 within the moves and the fetches; it counts whatever calls them.
 
-Uses DATABASE_URL (PostgreSQL, by default the database of bench/web.py) and CACHE_URL (a Redis,
+Uses DATABASE_URL (PostgreSQL, by default the database of bench.web) and CACHE_URL (a Redis,
 as production; without it the database cache). Figures, never assertions.
 """
 
@@ -47,7 +47,7 @@ from urllib.parse import urlencode
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-import web  # (bench/web.py: its environment, users, games and bot)
+from web import bots, server  # (bench/web/: its environment, users, games and bot)
 
 WARM_UP = 40  # moves left out of the figures (templates compiled, caches filled)
 
@@ -133,9 +133,9 @@ def main(argv: list[str] | None = None) -> int:
     if not WARM_UP < args.moves <= 20_000:
         ap.error(f"--moves must be {WARM_UP + 1}-20000")
 
-    web.configure_environment()
-    web.create_database(os.environ["DATABASE_URL"])
-    web.setup_django()
+    server.configure_environment()
+    server.create_database(os.environ["DATABASE_URL"])
+    server.setup_django()
     import secrets
 
     from config import heap
@@ -155,8 +155,8 @@ def main(argv: list[str] | None = None) -> int:
     for spec in filter(None, args.breakdown.split(",")):
         _wrap(spec, spent, calls)
 
-    web.make_users(0)
-    users = web.make_extra_users(f"cpu{os.getpid()}-", 2)
+    server.make_users(0)
+    users = server.make_extra_users(f"cpu{os.getpid()}-", 2)
     clients = {}
     for seat, user in enumerate(users):
         clients[seat] = Client()
@@ -167,16 +167,16 @@ def main(argv: list[str] | None = None) -> int:
     gc_in: dict[str, list[float]] = {"move": [], "minimal": []}
 
     def new_game():
-        game = web.make_game(*users, pace="live", name="Move CPU")
+        game = server.make_game(*users, pace="live", name="Move CPU")
         for seat, client in clients.items():
-            marks[seat] = web.marks_after(client.get(f"/games/{game.pk}/", HTTP_HX_REQUEST="true"), "1")
+            marks[seat] = bots.marks_after(client.get(f"/games/{game.pk}/", HTTP_HX_REQUEST="true"), "1")
         return game
 
     def take(seat: int, response) -> None:
         body = response.content
         if response.headers.get("Content-Encoding") == "gzip":
             body = gzip.decompress(body)
-        marks[seat] = web.marks_after(response, marks[seat], body.decode())
+        marks[seat] = bots.marks_after(response, marks[seat], body.decode())
 
     rng, sides = random.Random(args.seed), random.Random(99)
     move_cpu, minimal_cpu, fetch_cpu, sizes = [], [], [], []
@@ -191,7 +191,7 @@ def main(argv: list[str] | None = None) -> int:
         seat = info["waiting"][0]
         if seat != 0:
             info = clients[seat].get(f"/games/{game.pk}/legal.json").json()
-        fields = web.choose(info["actions"], info["pending"], rng)
+        fields = bots.choose(info["actions"], info["pending"], rng)
         if fields is None:
             game = new_game()
             continue

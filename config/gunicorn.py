@@ -1,4 +1,4 @@
-"""gunicorn's worker for the site under ASGI (README "Production", bench/web.py):
+"""gunicorn's worker for the site under ASGI (README "Production", python -m bench.web):
 
     gunicorn config.asgi:application -k config.gunicorn.Worker --workers 3
 

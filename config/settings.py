@@ -138,7 +138,7 @@ TEMPLATES = [
     {
         # The game page's hot partials (games/views/page_html.py): the board's 40 squares, the
         # players and the log, redrawn on every move and poll. Jinja2 compiles them to Python,
-        # several times faster than Django's templates here (bench/web.py --render); their
+        # several times faster than Django's templates here (python -m bench.web --render); their
         # words are gettext calls that makemessages reads like any template's.
         "NAME": "jinja2",
         "BACKEND": "django.template.backends.jinja2.Jinja2",
@@ -466,10 +466,6 @@ RATELIMIT_FAIL_OPEN = True
 RATE_LIMIT_MOVES = "120/m"
 RATE_LIMIT_INVITATIONS = "10/m"
 RATE_LIMIT_UPLOADS = "10/m"
-
-# bench/web.py's minimal endpoint (games/views/api.py: lock and update one row), off in
-# production: with it off, the URL answers 404.
-BENCH_ENDPOINTS = env_bool("BENCH_ENDPOINTS", False)
 
 # Celery: Redis (or any kombu URL) from CELERY_BROKER_URL, else kombu's filesystem transport,
 # which needs no service (both with config/broker.py's changes, which keep a worker alive through

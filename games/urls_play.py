@@ -25,7 +25,6 @@ urlpatterns = [
     path("games/<int:game_id>/trade-meter/", trade_meter.trade_meter, name="game_trade_meter"),
     path("games/records/upload/", records.record_upload, name="record_upload"),
     path("games/records/replay/", records.record_replay, name="record_replay"),
-    # For programs (bench/web.py): the viewer's legal actions; the benchmark's minimal endpoint.
+    # For programs (the web benchmark): the viewer's legal actions.
     path("games/<int:game_id>/legal.json", api.legal, name="game_legal"),
-    path("games/<int:game_id>/bench-lock/", api.bench_lock, name="game_bench_lock"),
 ]

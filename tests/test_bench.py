@@ -3,7 +3,7 @@ a tiny size (``--smoke`` where a script's smallest arguments were not small enou
 0 and print the labels of its figures. The figures themselves are never checked (a test does
 not time things, STYLE.md); this only keeps the scripts from rotting unseen.
 
-The scripts that need PostgreSQL (bench/web.py, bench/deadlines.py) get a database of their own
+The scripts that need PostgreSQL (bench.web, bench/deadlines.py) get a database of their own
 on the test database's server (``test_<name>_bench``, dropped afterwards), never the test
 database: bench/deadlines.py empties its tables. bench/deadlines.py also needs the Redis broker
 of CELERY_BROKER_URL, whose queue it empties, and starts a worker and a beat of its own, which
@@ -30,9 +30,12 @@ TIMEOUT = 120  # seconds a script may take before the test gives up on it
 
 
 def run(script: str, *args: str, env: dict[str, str] | None = None) -> str:
-    """Run bench/``script`` with ``args``; its output, once it has exited 0. A script still
-    running after TIMEOUT is interrupted (SIGINT: it stops the processes it started)."""
-    proc = subprocess.Popen([sys.executable, str(ROOT / "bench" / script), *args], cwd=ROOT,
+    """Run bench/``script`` (``web``: the package bench.web) with ``args``; its output, once it
+    has exited 0. A script still running after TIMEOUT is interrupted (SIGINT: it stops the
+    processes it started)."""
+    # (A script is a file; bench.web is a package, run as a module.)
+    target = [str(ROOT / "bench" / script)] if script.endswith(".py") else ["-m", f"bench.{script}"]
+    proc = subprocess.Popen([sys.executable, *target, *args], cwd=ROOT,
                             env={**os.environ, **(env or {})}, stdout=subprocess.PIPE,
                             stderr=subprocess.STDOUT, text=True)
     try:
@@ -61,7 +64,7 @@ def bench_database_url() -> str:
 
     url = os.environ.get("DATABASE_URL", "")
     if not url.startswith(("postgres://", "postgresql://")):
-        pytest.skip("bench/web.py and bench/deadlines.py need PostgreSQL: set DATABASE_URL (CI does)")
+        pytest.skip("bench.web and bench/deadlines.py need PostgreSQL: set DATABASE_URL (CI does)")
     parts = urlsplit(url)
     # (Each pytest-xdist worker its own, as its test database: test_<name>_bench_gw0...)
     worker = os.environ.get("PYTEST_XDIST_WORKER")
@@ -121,14 +124,14 @@ def test_analysis():
 def test_web_profile(bench_database_url):
     # (Its cheapest mode: three moves posted in-process to the act endpoint, through the
     # middleware, with the legal.json reads between them; --render plays 200 actions first.)
-    out = run("web.py", "--server", "wsgi", "--profile", "3", env={"DATABASE_URL": bench_database_url})
+    out = run("web", "--server", "wsgi", "--profile", "3", env={"DATABASE_URL": bench_database_url})
     assert re.search(r"^3 moves in [\d.]+ s", out, re.M), out[-3000:]
     assert_labels(out, "function calls", "Ordered by: cumulative time", "Ordered by: internal time")
 
 
 def test_web_render(bench_database_url):
     # (Two renders of each part, warm and after other requests; it plays 200 actions first.)
-    out = run("web.py", "--server", "wsgi", "--render", "2", env={"DATABASE_URL": bench_database_url})
+    out = run("web", "--server", "wsgi", "--render", "2", env={"DATABASE_URL": bench_database_url})
     assert_labels(out, "game page render, in-process", "full page", "htmx fragment", "board (40 sq.)",
                   "one player", "centre", "tools slot", "surrender slot")
     assert len(re.findall(r"ms, after other requests +[\d.]+ ms$", out, re.M)) == 7, out[-3000:]

@@ -1,14 +1,14 @@
 """The game for programs: the viewer's seat, the version a move must quote, and the engine's
-legal actions for that seat, as JSON; and the benchmark's minimal endpoint.
+legal actions for that seat, as JSON.
 
-``bench/web.py`` drives games through the real endpoints with bots that see only what a player
-sees: this view gives them the same decision the game page draws as buttons, without parsing
-HTML. Moves still go through ``games:game_act``, like the page's forms; a program that asks it
-for JSON (``Accept: application/json``) gets back the new version and its next legal actions in
-the same shape as here (``seat_actions``), so it needs this view only to start, after a refusal,
-or while the game waits on someone else. A refused move answers with the engine's stable
-``code`` and ``params`` beside its words (``refusal_json``). Who may read it is
-decided as for the page: anyone may watch a public game, a private one exists only for its
+The web benchmark (``python -m bench.web``) drives games through the real endpoints with bots
+that see only what a player sees: this view gives them the same decision the game page draws
+as buttons, without parsing HTML. Moves still go through ``games:game_act``, like the page's
+forms; a program that asks it for JSON (``Accept: application/json``) gets back the new version
+and its next legal actions in the same shape as here (``seat_actions``), so it needs this view
+only to start, after a refusal, or while the game waits on someone else. A refused move answers
+with the engine's stable ``code`` and ``params`` beside its words (``refusal_json``). Who may
+read it is decided as for the page: anyone may watch a public game, a private one exists only for its
 players, and only a player's own actions are listed.
 """
 
@@ -16,11 +16,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.conf import settings
-from django.db import transaction
-from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
-from django.utils import timezone
-from django.views.decorators.http import require_GET, require_POST
+from django.http import Http404, HttpRequest, JsonResponse
+from django.views.decorators.http import require_GET
 
 from games.engine import GameState, legal_actions
 from games.models import Game
@@ -75,23 +72,3 @@ def legal(request: HttpRequest, game_id: int) -> JsonResponse:
             "actions": actions,
         }
     )
-
-
-@require_POST
-def bench_lock(request: HttpRequest, game_id: int) -> HttpResponse:
-    """The least a move can cost, for bench/web.py to compare the act endpoint with: through the
-    same middleware (session, user, CSRF), lock the player's game row and update it, in one
-    transaction. It exists only while settings.BENCH_ENDPOINTS is on (env BENCH_ENDPOINTS)."""
-    if not settings.BENCH_ENDPOINTS or not request.user.is_authenticated:
-        raise Http404("no such page")
-    with transaction.atomic():
-        locked = (
-            Game.objects.select_for_update(of=("self",))
-            .filter(pk=game_id, table__seats__user_id=request.user.pk)
-            .values_list("pk", flat=True)
-            .first()
-        )
-        if locked is None:
-            raise Http404("no such game")
-        Game.objects.filter(pk=locked).update(updated_at=timezone.now())
-    return HttpResponse(status=204)

@@ -1,5 +1,6 @@
-"""The JSON view of a game's legal actions (games/views/api.py) and the benchmark's minimal
-endpoint: who may read what, and that the minimal endpoint does not exist unless switched on."""
+"""The JSON view of a game's legal actions (games/views/api.py) and the web benchmark's minimal
+endpoint (bench/web/endpoints.py): who may read what, and that the site's own urls have no such
+endpoint."""
 
 from __future__ import annotations
 
@@ -18,7 +19,7 @@ def legal_url(game: Game) -> str:
 
 
 def bench_url(game: Game) -> str:
-    return reverse("games:game_bench_lock", args=[game.pk])
+    return f"/games/{game.pk}/bench-lock/"
 
 
 def test_the_player_to_move_gets_the_engines_legal_actions_without_the_seat(client, alice, bob):
@@ -135,8 +136,7 @@ def test_reading_the_legal_actions_takes_a_few_queries(
         assert client.get(legal_url(game)).status_code == 200
 
 
-def test_the_bench_endpoint_is_404_unless_switched_on(client, alice, bob, settings):
-    assert settings.BENCH_ENDPOINTS is False
+def test_the_sites_urls_have_no_bench_endpoint(client, alice, bob):
     game = start_game(alice, bob)
     client.force_login(alice)
 
@@ -145,8 +145,8 @@ def test_the_bench_endpoint_is_404_unless_switched_on(client, alice, bob, settin
     assert game.version == 1
 
 
-def test_the_bench_endpoint_locks_and_touches_the_players_game(client, alice, bob, settings):
-    settings.BENCH_ENDPOINTS = True
+@pytest.mark.urls("bench.web.urls")
+def test_the_bench_endpoint_locks_and_touches_the_players_game(client, alice, bob):
     game = start_game(alice, bob)
     before = game.updated_at
     client.force_login(bob)
@@ -159,10 +159,8 @@ def test_the_bench_endpoint_locks_and_touches_the_players_game(client, alice, bo
     assert game.version == 1  # the position is untouched
 
 
-def test_the_bench_endpoint_refuses_outsiders_visitors_and_get(
-    client, alice, bob, charlie, settings
-):
-    settings.BENCH_ENDPOINTS = True
+@pytest.mark.urls("bench.web.urls")
+def test_the_bench_endpoint_refuses_outsiders_visitors_and_get(client, alice, bob, charlie):
     game = start_game(alice, bob)
 
     assert client.post(bench_url(game)).status_code == 404

@@ -1,4 +1,4 @@
-"""What a move costs in queries: the ones bench/web.py showed could go (rows of auctions and
+"""What a move costs in queries: the ones the web benchmark (bench/web/) showed could go (rows of auctions and
 trades when there are none, reading the game back after writing it)."""
 
 from __future__ import annotations
