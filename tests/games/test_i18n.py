@@ -16,6 +16,7 @@ from django.urls import reverse
 from django.utils import translation
 
 from games.engine import CARDS, describe, load_board
+from games.engine.rules.site import NOTES
 from tests.games.play_helpers import play_until, start_game, users_by_seat
 
 LOCALE_DIR = Path(settings.LOCALE_PATHS[0])
@@ -130,6 +131,9 @@ EVENTS = [
     {"e": "timeout", "p": 0},
     {"e": "time_up"},
     {"e": "game_over", "winner": 1},
+    # The site's notes (games/engine/rules/site.py), the nudge naming two seats (issue 29).
+    *({"e": "note", "p": 0, "what": what} for what in sorted(NOTES - {"nudge"})),
+    {"e": "note", "p": 1, "what": "nudge", "by": 0},
     {"e": "move", "p": -1, "to": 3},
     {"e": "move", "p": 7, "to": 3},
 ]
