@@ -74,7 +74,6 @@ def profile(user) -> dict[str, Any]:
 def games(user) -> list[dict[str, Any]]:
     from games.models import Game, Seat
     from games.records import game_record
-
     from reach.models import Note
 
     out = []
