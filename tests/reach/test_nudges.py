@@ -234,3 +234,25 @@ def test_the_replay_shows_the_nudge_as_the_nudgers_step(alice, bob, make_game, c
     assert r.context["actor"] == f"<bdi>{bob.public_name}</bdi>"  # the nudger acted
     assert r.context["action_label"] == {"en": "nudge", "es": "toque", "ca": "toc"}[language]
     assert line in r.content.decode()
+
+
+@pytest.mark.django_db
+def test_a_nudge_queues_the_bots_next_task_again_for_its_new_version(
+        alice, bob, make_game, client, settings, monkeypatch, django_capture_on_commit_callbacks):
+    """The nudge's new version makes a bot task queued for the old one stale (it does nothing):
+    the task is queued again for the new version, with the bots' delay, as after a pause."""
+    from games import tasks
+    from tests.games.test_bot_tasks import Queue
+
+    game, alice_seat = _game_waiting_on(alice, bob, make_game, name="Slow", turn_hours=72, bots=("strategy",))
+    waited_since(game, timedelta(hours=13))
+    settings.BOT_DELAY_SECONDS = 1.5
+    queue = Queue(monkeypatch)
+    client.force_login(bob)
+    with django_capture_on_commit_callbacks(execute=True):
+        assert _nudge(client, game, alice_seat).status_code == 200
+    game.refresh_from_db()
+    assert queue.queued == [((game.pk, game.version), {"countdown": 1.5})]
+    # (Nothing is due to a bot now: the game waits on Alice. The task finds that and does nothing.)
+    with django_capture_on_commit_callbacks(execute=True):
+        assert tasks.play_site_action(game.pk, game.version) == 0
