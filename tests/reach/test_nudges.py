@@ -235,6 +235,18 @@ def test_the_replay_shows_the_nudge_as_the_nudgers_step(alice, bob, make_game, c
     assert r.context["action_label"] == {"en": "nudge", "es": "toque", "ca": "toc"}[language]
     assert line in r.content.decode()
 
+    # The record downloaded and uploaded again replays through the nudge, its line at its step.
+    from tests.games.test_play_records import upload
+
+    record = client.get(reverse("games:game_record", args=[game.pk])).content
+    assert b'"by"' in record
+    r = upload(client, record)
+    assert r.status_code == 302, r.content.decode()
+    assert client.get(r["Location"]).context["state"].to_json() == game.state
+    r = client.get(r["Location"], {"step": step})
+    # (An uploaded record has the names it was saved with: the same here.)
+    assert r.context["lines"] == [line] and r.context["actor"] == f"<bdi>{bob.public_name}</bdi>"
+
 
 @pytest.mark.django_db
 def test_a_nudge_queues_the_bots_next_task_again_for_its_new_version(
