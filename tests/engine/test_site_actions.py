@@ -58,6 +58,17 @@ def test_a_nudge_without_another_seat_as_its_nudger_is_refused(by):
     assert state.to_json() == before
 
 
+def test_every_note_has_its_line_and_the_catalogue_test_knows_it():
+    from games.engine.rules.site import NOTES
+    from tests.games.test_i18n import NOTE_KINDS
+
+    board = _game().board
+    for what in NOTES:
+        assert describe({"e": "note", "p": 1, "what": what, "by": 0}, ["Ann", "Bob"], board) != "?", what
+    # (tests/games/test_i18n.py looks every note's words up in the catalogues.)
+    assert set(NOTE_KINDS) | {"nudge"} == NOTES
+
+
 def test_the_end_by_agreement_ranks_by_net_worth():
     state = _game()
     state.players[2].cash += 500
