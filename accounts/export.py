@@ -4,6 +4,12 @@ only for its owner.
 
 Only the player's own data goes in: other people appear by their public name at most, never by
 e-mail address, and no moderator's notes (a report's resolution, a sanction's audit) are in it.
+
+Issue 29's data: each game's entry carries the player's private note in it (reach.models.Note,
+kept with the seat), and "reach.json" their chat names (chats.models.Identity), warnings, quiet
+hours and whether their calendar feed is on. Not the feed's secret address: like a second
+factor's secret (only its kind is listed), it is a key, not a fact about them; a ZIP kept or
+forwarded would go on opening their calendar. Settings → "Reminders and calendar" shows it.
 """
 
 from __future__ import annotations
@@ -27,6 +33,7 @@ FILES = (
     "reports_and_blocks.json",
     "notifications.json",
     "ratings.json",
+    "reach.json",
 )
 
 
@@ -67,9 +74,11 @@ def profile(user) -> dict[str, Any]:
 def games(user) -> list[dict[str, Any]]:
     from games.models import Game, Seat
     from games.records import game_record
+    from reach.models import Note
 
     out = []
-    seats = Seat.objects.filter(user=user).select_related("table").order_by("table_id")
+    seats = list(Seat.objects.filter(user=user).select_related("table").order_by("table_id"))
+    notes = {(n.game_id, n.seat): n for n in Note.objects.filter(game__table_id__in=[s.table_id for s in seats])}
     for seat in seats:
         game = Game.objects.filter(table_id=seat.table_id).first()
         entry: dict[str, Any] = {
@@ -87,9 +96,40 @@ def games(user) -> list[dict[str, Any]]:
                 "round": game.round,
                 "winner_seat": game.winner_seat,
                 "record": game_record(game),
+                # Issue 29: the player's private notepad in this game (only theirs).
+                "my_note": _note(notes.get((game.pk, seat.position))),
             }
         out.append(entry)
     return out
+
+
+def _note(note) -> dict[str, Any] | None:
+    if note is None:
+        return None
+    return {"text": note.text, "shown_in_replay": note.reveal, "updated_at": _when(note.updated_at)}
+
+
+def reach(user) -> dict[str, Any]:
+    """Issue 29: the player's names in group chats and their reminders and calendar choices."""
+    from chats.models import Identity
+    from reach import choices
+
+    identity = Identity.objects.filter(user=user).first()
+    row = choices.of(user.pk)
+    return {
+        "chat_names": None if identity is None else {
+            "discord_user_id": identity.discord_id,
+            "slack_member_id": identity.slack_id,
+            "telegram_username": identity.telegram_username,
+        },
+        "warnings_before_a_deadline_hours": row.warning_hours,
+        "channels": {"email": row.email, "push": row.push, "bell": row.bell},
+        "quiet_hours": {"from": row.quiet_start.isoformat(timespec="minutes"),
+                        "until": row.quiet_end.isoformat(timespec="minutes"),
+                        "time_zone": user.time_zone} if row.has_quiet_hours else None,
+        # Whether the private feed is on; never its secret address (the module's docstring).
+        "calendar_feed": bool(row.calendar_token),
+    }
 
 
 def chat_messages(user) -> list[dict[str, Any]]:
@@ -208,6 +248,7 @@ def build_zip(user) -> bytes:
         "reports_and_blocks.json": reports_and_blocks(user),
         "notifications.json": notifications(user),
         "ratings.json": ratings(user),
+        "reach.json": reach(user),
     }
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w", compression=zipfile.ZIP_DEFLATED) as archive:

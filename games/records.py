@@ -49,8 +49,9 @@ _RULES_KEYS = frozenset({"preset", "options"})
 # The fields of an action (games/engine/README.md), the play clock the site stamps on them and
 # why the site played an action its player did not (GameAction.REASONS: a deleted account's
 # forfeit, a moderator's removal; the engine does not read it, the replay says it).
+# ("by": the nudger of a nudge's note, games/engine/rules/site.py.)
 _ACTION_KEYS = frozenset({"type", "player", "square", "amount", "to", "give", "take", "trade", "choice",
-                          "numbers", "clock", "reason"})
+                          "numbers", "clock", "reason", "by"})
 _SIDE_KEYS = frozenset({"cash", "squares", "cards"})
 _SCALARS = (str, int, float, bool, type(None))
 
@@ -103,7 +104,7 @@ def _check_action(n: int, a: Any) -> None:
             ok = isinstance(value, list) and all(isinstance(x, _SCALARS) for x in value)
         elif key == "type":
             ok = isinstance(value, str)
-        elif key in ("player", "clock"):
+        elif key in ("player", "clock", "by"):
             ok = type(value) is int
         elif key == "reason":
             ok = value in GameAction.REASONS

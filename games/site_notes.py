@@ -13,7 +13,13 @@ vacation day alone, a pause's end).
 
 from __future__ import annotations
 
-from games import sql
+from datetime import datetime
+
+from django.utils import timezone
+
+from chats import hooks as chat_hooks
+from games import live, sql
+from games.engine import GameState
 from games.services import moves
 
 
@@ -28,3 +34,28 @@ def write_notes(sub: moves.Submission) -> None:
     game = sub.game
     game.state = sub.state.to_json()
     sql.write_move(game, ["state"], [row for row in sub.rows if row.pk is None])
+
+
+def write_nudge(game, *, by: int, to: int, user) -> None:
+    """Issue 29: log that seat ``by`` (``user``) nudged seat ``to`` in ``game``, whose row the
+    caller holds locked and has checked the nudge against (reach.nudges). A note changes nothing
+    in the position but the count of actions: the deadline, the waits, each seat's clock and the
+    time of the last move stay as they were. The version goes up so that open pages show the
+    line, and the table's group-chat status post is marked for an update (its last log lines).
+    The new version makes a queued bot task stale, so the next one is queued again, as a pause's
+    change of version does (games/aids/services.py, ``_bump``): a bot waited on beside the
+    nudged player plays on when it would have."""
+    sub = moves.Submission(game=game, state=GameState.from_json(game.state), before=game.state)
+    moves._apply(sub, {"type": "note", "player": to, "choice": "nudge", "by": by}, seat=by, user=user,
+                 source="player")
+    game.state = sub.state.to_json()
+    game.version += 1
+    sql.write_move(game, ["state", "version"], [row for row in sub.rows if row.pk is None])
+    live.publish_on_commit(game.pk, game.version)
+    chat_hooks.game_moved(game=game, started=False)
+    mark = (game.aids or {}).get("pause")
+    if not mark:
+        moves.queue_site_action(game)
+    elif mark != "paused":  # (the countdown to resume: the bots' next action comes when it ends)
+        ends = datetime.fromisoformat(mark)
+        moves.queue_site_action(game, after=max((ends - timezone.now()).total_seconds(), 0))

@@ -1,7 +1,8 @@
 """Nudges (issue 29; Warzone limits them to one a day): a player may nudge the one the game waits
 on, once per 24 hours per game, and only after the wait has lasted 12 hours, or half the
 decision's time where a decision has less than a day (faster tables). The nudged player hears of
-it on their channels (the NUDGE notification); the game page lists who nudged whom.
+it on their channels (the NUDGE notification); the game's own log and record say who nudged whom
+(an engine note, games/site_notes.py), and the game page's panel lists the game's nudges.
 
 Refusals (``NudgeRefused``: a code and the reader's words) change nothing. The nudger's seat row
 is locked while the check and the write run, so a double click nudges once.
@@ -49,17 +50,21 @@ class Nudgeable:
 
 
 def nudge_send(*, game, user, to_seat: int, now: datetime | None = None) -> Nudge:
+    from games import site_notes
     from games.models import Seat
+    from games.services import moves
 
     now = now or timezone.now()
     with transaction.atomic():
+        # The game's row first (as a move locks it), then the nudger's seat: the log line is
+        # written with the game, and a double click nudges once.
+        game = moves._locked_game(game.pk)
         mine = (Seat.objects.select_for_update().filter(table_id=game.table_id, user=user).first())
         if mine is None:
             raise NudgeRefused("spectator", _("Only the players of this game may nudge."))
         target = Seat.objects.select_related("user").filter(table_id=game.table_id, position=to_seat).first()
         if target is not None and target.position == mine.position:
             raise NudgeRefused("self", _("You cannot nudge yourself."))
-        game.refresh_from_db(fields=["status", "waiting_seats", "deadline"])
         if (game.status != game.Status.ACTIVE or target is None or target.user_id is None or target.bot
                 or to_seat not in (game.waiting_seats or [])):
             raise NudgeRefused("not_waited", _("The game is not waiting on that player now."))
@@ -80,6 +85,8 @@ def nudge_send(*, game, user, to_seat: int, now: datetime | None = None) -> Nudg
             raise NudgeRefused("twice", _("You nudged in this game less than a day ago: you may nudge again %(when)s.")
                                % {"when": time_left(last + AGAIN_AFTER, now)})
         nudge = Nudge.objects.create(game_id=game.pk, from_seat=mine.position, to_seat=to_seat, at=now)
+        # The game's own log and record say who nudged whom (a note: the position is unchanged).
+        site_notes.write_nudge(game, by=mine.position, to=to_seat, user=user)
         queue_on_commit("notifications.tasks.notify", game.pk,
                         [[Kind.NUDGE, target.user_id, f"g{game.pk}:nudge{nudge.pk}", to_seat,
                           {"by": mine.label, "from_seat": mine.position}]])

@@ -368,6 +368,8 @@ def describe(event: dict, names: list[str], board: Board,
         case "round_limit":
             return gettext("Round {n} was the last: the game ends, ranked by net worth.").format(n=event["round"])
         case "note":
+            if event.get("what") == "nudge":
+                return gettext("{who} nudged {to}.").format(who=who("by"), to=who())
             return _note(event, who(), gettext)
         case "agreed_end":
             return gettext("Every player agreed to end the game in round {n}: net worth ranks them.").format(

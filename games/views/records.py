@@ -22,7 +22,7 @@ from games.models import Game, Replay, Seat
 from games.selectors import live_names, surrendered_seats, visible_game
 from games.views.page.board import board_view, dice_view, economy_view
 from games.views.page.decision import decision_text
-from games.views.page.log import action_label, event_lines, last_card
+from games.views.page.log import action_label, action_seat, event_lines, last_card
 from games.views.page.parts import replay_html
 from games.views.page.players import players_view
 from games.views.play_forms import query_int
@@ -62,7 +62,7 @@ def _replay_context(replay: Replay, step: int | None, *, seats: list[Seat] | Non
     # (An uploaded record has no game to ask who surrendered: its cards say "bankrupt".)
     out = replay.game_id is not None and any(pl.bankrupt for pl in state.players)
     players = players_view(state, me=None, surrendered=surrendered_seats(game_id=replay.game_id) if out else ())
-    seat = action.get("player") if action else None
+    seat = action_seat(action) if action else None
     nav = records.replay_nav(services.replay_turns(replay=replay), pos.step, steps)
     squares, dice, economy = board_view(state, players), dice_view(state.last_dice), economy_view(state)
     return {

@@ -151,3 +151,79 @@ def test_expired_exports_are_purged(alice, bob, settings):
 
     assert services.data_export_purge() == 1
     assert list(DataExport.objects.values_list("pk", flat=True)) == [kept]
+
+
+def _reach_data(alice, bob, game):
+    """Issue 29's rows for Alice and Bob: chat names, a note each in ``game``, Alice's reminders
+    and calendar feed. Returns Alice's calendar secret."""
+    from datetime import time
+
+    from chats.models import Identity
+    from reach import choices, notes
+
+    Identity.objects.create(user=alice, discord_id="112233445566778899", slack_id="U0ALICE",
+                            telegram_username="alice_tg")
+    Identity.objects.create(user=bob, discord_id="998877665544332211", telegram_username="bob_tg")
+    seats = {s.user_id: s.position for s in game.table.seats.all()}
+    notes.note_save(game_id=game.pk, seat=seats[alice.pk], text="Bob hoards the oranges <b>!</b>")
+    notes.note_reveal(game_id=game.pk, seat=seats[alice.pk], reveal=True)
+    notes.note_save(game_id=game.pk, seat=seats[bob.pk], text="Bob's own plan")
+    choices.save(user=alice, warnings=[8, 1], email=True, push=False, bell=True,
+                 quiet_start=time(23, 0), quiet_end=time(8, 0))
+    return choices.calendar_reset(user=alice)
+
+
+def test_the_zip_has_the_players_chat_names_notes_and_whether_their_feed_is_on(alice, bob, alices_history):
+    token = _reach_data(alice, bob, alices_history)
+    archive = zipfile.ZipFile(io.BytesIO(export.build_zip(alice)))
+    assert sorted(archive.namelist()) == sorted(export.FILES)
+    raw = {name: archive.read(name).decode() for name in archive.namelist()}
+
+    [played] = json.loads(raw["games.json"])
+    assert played["game"]["my_note"]["text"] == "Bob hoards the oranges <b>!</b>"
+    assert played["game"]["my_note"]["shown_in_replay"] is True
+    reach = json.loads(raw["reach.json"])
+    assert reach["chat_names"] == {"discord_user_id": "112233445566778899", "slack_member_id": "U0ALICE",
+                                   "telegram_username": "alice_tg"}
+    assert reach["warnings_before_a_deadline_hours"] == [8, 1]
+    assert reach["channels"] == {"email": True, "push": False, "bell": True}
+    assert reach["quiet_hours"] == {"from": "23:00", "until": "08:00", "time_zone": alice.time_zone}
+    # Whether the feed is on; never its secret address (it would go on opening the calendar).
+    assert reach["calendar_feed"] is True
+    everything = "".join(raw.values())
+    for other in (token, "/reach/calendar/", "Bob's own plan", "998877665544332211", "bob_tg"):
+        assert other not in everything
+
+
+def test_a_player_without_those_choices_gets_empty_ones(alice, bob, alices_history):
+    data = json.loads(zipfile.ZipFile(io.BytesIO(export.build_zip(alice))).read("reach.json"))
+    assert data == {"chat_names": None, "warnings_before_a_deadline_hours": [],
+                    "channels": {"email": True, "push": True, "bell": True}, "quiet_hours": None,
+                    "calendar_feed": False}
+    [played] = json.loads(zipfile.ZipFile(io.BytesIO(export.build_zip(alice))).read("games.json"))
+    assert played["game"]["my_note"] is None
+
+
+def test_deleting_the_account_drops_chat_names_choices_and_feed_and_keeps_notes_with_the_seats(
+        client, alice, bob, alices_history, password):
+    """accounts.services.user_delete: the person's rows go with the account (chat names, reminder
+    choices, the calendar's secret: its address is a 404 at once); the notes stay with the seat,
+    as the game's record does (reach/models.py), a revealed one still in the replay."""
+    from chats.models import Identity
+    from reach.models import Note, Reach
+
+    token = _reach_data(alice, bob, alices_history)
+    feed = reverse("reach:calendar", args=[token])
+    assert Client().get(feed).status_code == 200
+
+    services.user_delete(user=alice, password=password)
+
+    assert not Identity.objects.filter(user_id=alice.pk).exists() and Identity.objects.filter(user=bob).exists()
+    assert not Reach.objects.filter(user_id=alice.pk).exists()
+    assert Client().get(feed).status_code == 404
+    assert sorted(Note.objects.filter(game=alices_history).values_list("text", flat=True)) == [
+        "Bob hoards the oranges <b>!</b>", "Bob's own plan"]
+    client.force_login(bob)
+    replay = client.get(reverse("games:game_replay", args=[alices_history.pk])).content.decode()
+    assert "Bob hoards the oranges &lt;b&gt;!&lt;/b&gt;" in replay
+    assert "Bob&#x27;s own plan" not in replay and "Bob's own plan" not in replay

@@ -208,3 +208,41 @@ def test_a_deleted_message_is_posted_again(fake, alice, bob, make_table, celery_
     while list(game.waiting_seats) == waiting:
         _move(game, django_capture_on_commit_callbacks)
     assert [r.kind or r.status for r in fake.of("discord", None)] == ["create", 404, "create"]
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(("language", "line"), [("en", "{b} nudged {a}."), ("es", "{b} ha dado un toque a {a}.")])
+def test_a_nudge_is_among_the_posts_last_log_lines(language, line, fake, alice, bob, make_table, celery_eager,
+                                                   clock, client, django_capture_on_commit_callbacks):
+    """Issue 29: who nudged whom is a line of the game's own log, so the status post's last lines
+    (in the host's language) carry it once the post is edited."""
+    from django.urls import reverse
+
+    from reach.models import Wait
+
+    alice.language = language
+    alice.save(update_fields=["language"])
+    table = _table_with_channel("discord", fake, alice, bob, make_table)
+    with django_capture_on_commit_callbacks(execute=True):
+        game = game_services.table_start(table=table, by=alice)
+    seats = {u.pk: p for p, u in users_by_seat(game).items() if u is not None}
+    while list(game.waiting_seats) != [seats[alice.pk]]:
+        _move(game, django_capture_on_commit_callbacks)
+    clock.now += timedelta(hours=13)  # Alice has been waited on for 13 hours
+    assert Wait.objects.filter(game=game, seat=seats[alice.pk]).exists()
+    post = StatusPost.objects.get(game=game)
+    if post.dirty_seq > post.sent_seq:  # (the last move's coalesced edit)
+        assert tasks.deliver_post(post.pk) == "edited"
+    post.refresh_from_db()
+    sent, marked = len(fake.of("discord")), post.dirty_seq
+    expected = line.format(a=alice.public_name, b=bob.public_name)
+    assert expected not in fake.of("discord")[-1].text
+    client.force_login(bob)
+    with django_capture_on_commit_callbacks(execute=True):
+        r = client.post(reverse("reach:nudge", args=[game.pk]), {"seat": str(seats[alice.pk])})
+    assert r.status_code == 302
+    post.refresh_from_db()
+    assert post.dirty_seq == marked + 1  # the nudge marked the post (the game was still: sent at once)
+    (edit,) = fake.of("discord")[sent:]
+    assert edit.kind == "edit" and edit.message == fake.of("discord")[0].message
+    assert expected in edit.text

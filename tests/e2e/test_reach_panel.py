@@ -1,6 +1,7 @@
 """Issue 29 in a real browser, desktop and phone: a player types private notes (saved as typed,
 never shown to the other player), nudges the player the game has waited on for 13 hours (the
-panel then says who nudged whom, and refuses a second nudge), and "n" takes the waited-on player
+panel and the game's log, on both open pages, then say who nudged whom, and a second nudge is
+refused), and "n" takes the waited-on player
 to the game; the settings page and My games are drawn too."""
 
 from __future__ import annotations
@@ -86,6 +87,12 @@ def test_notes_and_a_nudge_on_the_game_page(browser, site, artifacts, alice, bob
         again.click(force=True)
         page.locator("#reach-panel .message-error", has_text="less than a day ago").wait_for()
         assert Nudge.objects.count() == 1
+
+        # The game's own log says it on both open pages, without a reload (a new version: pushed,
+        # or polled every 15 s on a correspondence table).
+        line = f"{bob.public_name} nudged {alice.public_name}."
+        for seen in (page, other_page):
+            seen.locator("#log-list li", has_text=line).first.wait_for(timeout=40000)
 
         # Alice sees the nudge, not Bob's notes; "n" takes her to the game waiting on her.
         reload(other_page)

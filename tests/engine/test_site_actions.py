@@ -8,7 +8,7 @@ import json
 
 import pytest
 
-from games.engine import IllegalAction, RuleSet, apply, legal_actions, net_worth, new_game
+from games.engine import IllegalAction, RuleSet, apply, describe, legal_actions, net_worth, new_game
 
 
 def _game():
@@ -33,6 +33,40 @@ def test_a_note_the_engine_does_not_know_is_refused():
     with pytest.raises(IllegalAction):
         apply(state, {"type": "note", "player": 0, "choice": "anything"})
     assert state.to_json() == before
+
+
+def test_a_nudge_names_two_seats_and_changes_nothing_but_the_count_of_actions():
+    # Issue 29: seat 0 nudged seat 2; a nudger out of the game (bankrupt) may still have nudged.
+    state = _game()
+    state.players[0].bankrupt = True
+    before = json.loads(json.dumps(state.to_json()))
+    state, events = apply(state, {"type": "note", "player": 2, "choice": "nudge", "by": 0})
+    assert events == [{"e": "note", "p": 2, "what": "nudge", "by": 0}]
+    assert describe(events[0], ["Ann", "Bob", "Cy"], state.board) == "Ann nudged Cy."
+    after = state.to_json()
+    assert after["seq"] == before["seq"] + 1
+    assert {k: v for k, v in after.items() if k != "seq"} == {k: v for k, v in before.items() if k != "seq"}
+
+
+@pytest.mark.parametrize("by", [None, 2, 3, -1, True, "0", 0.0])
+def test_a_nudge_without_another_seat_as_its_nudger_is_refused(by):
+    state = _game()
+    before = state.to_json()
+    action = {"type": "note", "player": 2, "choice": "nudge"} | ({} if by is None else {"by": by})
+    with pytest.raises(IllegalAction):
+        apply(state, action)
+    assert state.to_json() == before
+
+
+def test_every_note_has_its_line_and_the_catalogue_test_knows_it():
+    from games.engine.rules.site import NOTES
+    from tests.games.test_i18n import NOTE_KINDS
+
+    board = _game().board
+    for what in NOTES:
+        assert describe({"e": "note", "p": 1, "what": what, "by": 0}, ["Ann", "Bob"], board) != "?", what
+    # (tests/games/test_i18n.py looks every note's words up in the catalogues.)
+    assert set(NOTE_KINDS) | {"nudge"} == NOTES
 
 
 def test_the_end_by_agreement_ranks_by_net_worth():

@@ -21,6 +21,8 @@ from tests.games.play_helpers import play_until, start_game, users_by_seat
 LOCALE_DIR = Path(settings.LOCALE_PATHS[0])
 LANGUAGES = [code for code, _name in settings.LANGUAGES if code != settings.LANGUAGE_CODE]
 NAMES = ["Alice", "Bob", "Charlie"]
+NOTE_KINDS = ("auto_vacation", "back_from_bot", "pause_cap", "end_proposed", "end_agree", "end_decline",
+              "end_withdraw", "end_lapsed")
 
 # What a player sees of each language: a decision button, a line of the log, the lobby's
 # heading, the table page's rules heading and the watcher's mark.
@@ -130,6 +132,10 @@ EVENTS = [
     {"e": "timeout", "p": 0},
     {"e": "time_up"},
     {"e": "game_over", "winner": 1},
+    # The site's notes (games/engine/rules/site.py's NOTES; tests/engine/test_site_actions.py
+    # holds this list to it), the nudge naming two seats (issue 29).
+    *({"e": "note", "p": 0, "what": what} for what in NOTE_KINDS),
+    {"e": "note", "p": 1, "what": "nudge", "by": 0},
     {"e": "move", "p": -1, "to": 3},
     {"e": "move", "p": 7, "to": 3},
 ]

@@ -110,3 +110,161 @@ def test_a_faster_table_allows_a_nudge_after_half_the_decisions_time(alice, bob,
     Game.objects.filter(pk=game.pk).update(deadline=since - timedelta(minutes=11) + timedelta(hours=12))
     assert _nudge(client, game, alice_seat).status_code == 200
     assert Nudge.objects.get().to_seat == alice_seat
+
+
+# ---------------------------------------------------------------------------------------------
+# Who nudged whom in the game's own log and record (an engine note naming two seats)
+# ---------------------------------------------------------------------------------------------
+
+LOG_LINE = {"en": "{b} nudged {a}.", "es": "{b} ha dado un toque a {a}.", "ca": "{b} ha fet un toc a {a}."}
+
+
+def _log_list(page: str) -> str:
+    """The game page's log (its <ol id="log-list">), not the panel that also lists nudges."""
+    import re
+
+    found = re.search(r'<ol[^>]*id="log-list"[^>]*>(.*?)</ol>', page, re.S)
+    assert found, "no log on the page"
+    return found.group(1)
+
+
+def _nudge_rows(game):
+    from games.models import GameAction
+
+    return list(GameAction.objects.filter(game=game, action__type="note", action__choice="nudge"))
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("language", ["en", "es", "ca"])
+def test_a_nudge_is_a_line_of_the_games_own_log_and_changes_nothing_else(
+        alice, bob, charlie, make_game, client, language, django_capture_on_commit_callbacks):
+    from games.engine import GameState
+    from tests.games.record_helpers import replays_exactly
+
+    game, alice_seat = _game_waiting_on(alice, bob, make_game, name="Slow", turn_hours=72)
+    bob_seat = 1 - alice_seat
+    waited_since(game, timedelta(hours=13))
+    game.refresh_from_db()
+    version, deadline, waiting, state = game.version, game.deadline, list(game.waiting_seats), game.state
+
+    client.force_login(bob)
+    with django_capture_on_commit_callbacks(execute=True):
+        assert _nudge(client, game, alice_seat).status_code == 200
+
+    (row,) = _nudge_rows(game)
+    assert row.action == {"type": "note", "player": alice_seat, "choice": "nudge", "by": bob_seat}
+    assert (row.seat, row.user_id, row.source, row.sub) == (bob_seat, bob.pk, "player", 0)
+    assert row.events == [{"e": "note", "p": alice_seat, "what": "nudge", "by": bob_seat}]
+    game.refresh_from_db()
+    # A new version (open pages show the line); the decision, its deadline and the position stay.
+    assert (game.version, game.deadline, game.waiting_seats) == (version + 1, deadline, waiting)
+    after, before = GameState.from_json(game.state).to_json(), GameState.from_json(state).to_json()
+    assert after["seq"] == before["seq"] + 1
+    assert {k: v for k, v in after.items() if k != "seq"} == {k: v for k, v in before.items() if k != "seq"}
+    replays_exactly(game)
+
+    line = LOG_LINE[language].format(a=f"<bdi>{alice.public_name}</bdi>", b=f"<bdi>{bob.public_name}</bdi>")
+    for reader in (charlie, alice, bob):  # a spectator, the one nudged, the nudger
+        reader.language = language
+        reader.save(update_fields=["language"])
+        client.force_login(reader)
+        page = client.get(reverse("games:game", args=[game.pk])).content.decode()
+        assert line in _log_list(page), (reader, language)
+        log = client.get(reverse("games:game_log", args=[game.pk])).content.decode()
+        assert line in log
+
+
+@pytest.mark.django_db
+def test_a_refused_nudge_writes_no_log_line(alice, bob, charlie, make_game, client):
+    from games.models import GameAction
+
+    game, alice_seat = _game_waiting_on(alice, bob, make_game, name="Slow", turn_hours=72)
+    bob_seat = 1 - alice_seat
+    rows, version = GameAction.objects.filter(game=game).count(), game.version
+
+    def unchanged():
+        game.refresh_from_db()
+        assert GameAction.objects.filter(game=game).count() == rows and game.version == version
+        assert not _nudge_rows(game)
+
+    waited_since(game, timedelta(hours=11))
+    client.force_login(bob)
+    assert _nudge(client, game, alice_seat).status_code == 400  # too early
+    unchanged()
+    waited_since(game, timedelta(hours=13))
+    client.force_login(charlie)
+    assert _nudge(client, game, alice_seat).status_code == 403  # a spectator
+    client.force_login(alice)
+    assert _nudge(client, game, alice_seat).status_code == 400  # herself
+    assert _nudge(client, game, bob_seat).status_code == 400  # not waited on
+    client.force_login(bob)
+    for junk in ("", "x", "99", "-1"):
+        assert client.post(reverse("reach:nudge", args=[game.pk]), {"seat": junk}).status_code in (302, 400)
+    unchanged()
+    assert _nudge(client, game, alice_seat).status_code == 200
+    rows, version = rows + 1, version + 1
+    assert _nudge(client, game, alice_seat).status_code == 400  # twice in a day
+    game.refresh_from_db()
+    assert GameAction.objects.filter(game=game).count() == rows and game.version == version
+    assert len(_nudge_rows(game)) == 1
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("language", ["en", "es", "ca"])
+def test_the_replay_shows_the_nudge_as_the_nudgers_step(alice, bob, make_game, client, language):
+    from games import records
+    from tests.games.play_helpers import end_by_surrenders
+    from tests.games.record_helpers import replays_exactly
+
+    game, alice_seat = _game_waiting_on(alice, bob, make_game, name="Slow", turn_hours=72)
+    waited_since(game, timedelta(hours=13))
+    client.force_login(bob)
+    assert _nudge(client, game, alice_seat).status_code == 200
+    game = end_by_surrenders(game)
+    replays_exactly(game)
+    actions = records.game_record(game)["actions"]
+    step = 1 + next(i for i, a in enumerate(actions) if a.get("choice") == "nudge")
+
+    bob.language = language
+    bob.save(update_fields=["language"])
+    r = client.get(reverse("games:game_replay", args=[game.pk]), {"step": step})
+    assert r.status_code == 200
+    line = LOG_LINE[language].format(a=f"<bdi>{alice.public_name}</bdi>", b=f"<bdi>{bob.public_name}</bdi>")
+    assert r.context["lines"] == [line]
+    assert r.context["actor"] == f"<bdi>{bob.public_name}</bdi>"  # the nudger acted
+    assert r.context["action_label"] == {"en": "nudge", "es": "toque", "ca": "toc"}[language]
+    assert line in r.content.decode()
+
+    # The record downloaded and uploaded again replays through the nudge, its line at its step.
+    from tests.games.test_play_records import upload
+
+    record = client.get(reverse("games:game_record", args=[game.pk])).content
+    assert b'"by"' in record
+    r = upload(client, record)
+    assert r.status_code == 302, r.content.decode()
+    assert client.get(r["Location"]).context["state"].to_json() == game.state
+    r = client.get(r["Location"], {"step": step})
+    # (An uploaded record has the names it was saved with: the same here.)
+    assert r.context["lines"] == [line] and r.context["actor"] == f"<bdi>{bob.public_name}</bdi>"
+
+
+@pytest.mark.django_db
+def test_a_nudge_queues_the_bots_next_task_again_for_its_new_version(
+        alice, bob, make_game, client, settings, monkeypatch, django_capture_on_commit_callbacks):
+    """The nudge's new version makes a bot task queued for the old one stale (it does nothing):
+    the task is queued again for the new version, with the bots' delay, as after a pause."""
+    from games import tasks
+    from tests.games.test_bot_tasks import Queue
+
+    game, alice_seat = _game_waiting_on(alice, bob, make_game, name="Slow", turn_hours=72, bots=("strategy",))
+    waited_since(game, timedelta(hours=13))
+    settings.BOT_DELAY_SECONDS = 1.5
+    queue = Queue(monkeypatch)
+    client.force_login(bob)
+    with django_capture_on_commit_callbacks(execute=True):
+        assert _nudge(client, game, alice_seat).status_code == 200
+    game.refresh_from_db()
+    assert queue.queued == [((game.pk, game.version), {"countdown": 1.5})]
+    # (Nothing is due to a bot now: the game waits on Alice. The task finds that and does nothing.)
+    with django_capture_on_commit_callbacks(execute=True):
+        assert tasks.play_site_action(game.pk, game.version) == 0

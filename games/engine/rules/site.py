@@ -5,7 +5,9 @@ that a game's record says what happened and when, and replays exactly.
 ``{"type": "note", "player": p, "choice": what}`` changes nothing in the position but the count of
 actions; its event (``"note"``, with ``what``) is the log's line: a vacation day taken instead of
 a timeout, a seat taken back from the bot, a pause that reached its length, a proposal to end
-the game and each answer to it. ``{"type": "end_agreed", "player": p}`` (``p``: the player whose
+the game and each answer to it, a nudge (``{"type": "note", "player": p, "choice": "nudge", "by":
+b}``: seat ``b`` nudged ``p``, the seat the game waits on; the one note that names two seats).
+``{"type": "end_agreed", "player": p}`` (``p``: the player whose
 agreement completed it) ends the game by agreement: net worth ranks the players still in and the
 richest wins (RULES.md 12), as at the round limit.
 """
@@ -18,13 +20,21 @@ from .turns import _finish, _richest
 
 # What a note may say (the site's words for each live in events.describe).
 NOTES = frozenset({"auto_vacation", "back_from_bot", "pause_cap", "end_proposed", "end_agree", "end_decline",
-                   "end_withdraw", "end_lapsed"})
+                   "end_withdraw", "end_lapsed", "nudge"})
 
 
 def _act_note(ctx: Ctx, p: int, a: dict) -> None:
     what = a.get("choice")
     if what not in NOTES:
         raise IllegalAction("malformed_action")
+    if what == "nudge":
+        # Issue 29: ``p`` is the seat nudged (one the game waits on, so still playing); ``by``
+        # the nudger, another seat, who may be out of the game already and still nudge.
+        by = a.get("by")
+        if type(by) is not int or not 0 <= by < len(ctx.state.players) or by == p:
+            raise IllegalAction("malformed_action")
+        ctx.ev("note", p=p, what=what, by=by)
+        return
     ctx.ev("note", p=p, what=what)
 
 

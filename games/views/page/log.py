@@ -71,7 +71,17 @@ def action_label(action: dict[str, Any]) -> str:
     moderator's removal is named as such, not as the player's surrender."""
     if action.get("reason") == GameAction.REASON_MODERATOR_REMOVED:
         return pgettext("move", "removed by a moderator")
+    if action.get("type") == "note" and action.get("choice") == "nudge":
+        return pgettext("move", "nudge")
     return move_label(str(action.get("type", "")))
+
+
+def action_seat(action: dict[str, Any]) -> Any:
+    """Who acted in an action of a game record: its player, but for a nudge (a note about the
+    seat nudged, issue 29) its nudger."""
+    if action.get("type") == "note" and action.get("choice") == "nudge":
+        return action.get("by")
+    return action.get("player")
 
 
 def _site_lines(row: dict[str, Any], who: str = "") -> list[str]:
@@ -115,6 +125,7 @@ def move_label(kind: str) -> str:
         "auction_own": pgettext("move", "auction own"),
         "max_bid": pgettext("move", "maximum bid"),
         "timeout": pgettext("move", "timeout"),
+        "note": pgettext("move", "note"),
     }
     return labels.get(kind, kind.replace("_", " "))
 
