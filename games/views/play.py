@@ -68,7 +68,8 @@ def game(request: HttpRequest, game_id: int) -> HttpResponse:
             # The tools slot alone: the trade builder drawn afresh as its player opens it (game.js).
             return HttpResponse(parts.part_html(parts.TOOLS, page))
         return HttpResponse(parts.body_html(page))
-    return render(request, "games/game.html", {**page.template_vars, "body": parts.body_html(page)})
+    # (The site's frame, base.html, reads the game too: its "next game" link skips this one.)
+    return render(request, "games/game.html", {**page.template_vars, "page_html": parts.page_html(page)})
 
 
 @require_GET

@@ -119,7 +119,8 @@ def test_the_panels_read_no_seats_of_their_own(client, alice, bob, pace, over, m
     from the seats read with the game, not read again: the fragment's queries are the user, the
     game with its seats, the log, and what only the panels show (standing orders, vacation or
     the pause; the result and the rematch of a finished game). Each read the table's seats once
-    more when Django templates drew them: 7, 8 and 8 queries before, 5, 7 and 7 now."""
+    more when Django templates drew them: 7, 8 and 8 queries before, 5, 7 and 7 now. The page
+    around it read them a third time for the notes and nudges."""
     from ratings import services as ratings_services
 
     game = play_until(start_game(alice, bob, pace=pace), lambda s: s.round >= 2)
@@ -139,3 +140,9 @@ def test_the_panels_read_no_seats_of_their_own(client, alice, bob, pace, over, m
     assert ('id="pause"' in html) is (pace == "live" and not over)
     assert len([q for q in sql if "games_seat" in q]) == 1, sql
     assert len(sql) <= most, sql
+
+    # The whole page: its notes and nudges (reach) read no seats either.
+    with CaptureQueriesContext(connection) as ctx:
+        assert 'id="reach-panel"' in client.get(url).content.decode()
+    sql = [q["sql"] for q in ctx.captured_queries if "django_cache" not in q["sql"]]
+    assert len([q for q in sql if "games_seat" in q]) == 1, sql

@@ -1,8 +1,10 @@
-"""What other features show inside the game fragment, each a panel of the Part registry
-(parts.py) with a Jinja2 template of its own: the aids (RULES.md 15, 11 and 16: a pause, a seat
+"""What other features show on the game page, each a panel of the Part registry (parts.py) with
+a Jinja2 template of its own. Inside the game fragment: the aids (RULES.md 15, 11 and 16: a pause, a seat
 back from the bot, the clocks, standing orders, vacation; games/views/aids.py takes their
 forms), ending early by agreement (RULES.md 16; games/views/agreement.py) and, once the game is
-over, its summary (ratings.selectors.game_summary).
+over, its summary (ratings.selectors.game_summary). Around it, on the page alone: the header's
+words, the host's group chat line (chats), the chat (moderation), the dialogs, and the notes and
+nudges (reach, whose Django template its own views draw too).
 
 Each function reads what its panel shows from a ``GamePage`` and returns what its template reads
 under the panel's name (``Part.name``). The page's seats come with it (selectors.visible_game),
@@ -14,12 +16,14 @@ from __future__ import annotations
 from datetime import timedelta
 from typing import Any
 
+from django.middleware.csrf import get_token
 from django.template.loader import render_to_string
 from django.templatetags.static import static
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.formats import date_format
-from django.utils.safestring import mark_safe
+from django.utils.functional import SimpleLazyObject
+from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
@@ -27,7 +31,7 @@ from games import agreement
 from games.aids import pause, seat_clock, standing, vacation
 from games.links import game_url
 from games.models import Game, StandingOrder, Table
-from games.options import duration_words
+from games.options import PRESET_LABELS, duration_words
 from games.views.page.context import GamePage, time_left
 
 # Words with a literal percent sign live here, where makemessages can be told they are no
@@ -203,3 +207,54 @@ def summary_view(page: GamePage) -> dict[str, Any] | None:
         out["chart_html"] = mark_safe(render_to_string(
             "ratings/partials/chart.html", {"chart": summary.chart, "label": label, "legend": True}))
     return out
+
+
+# ---------------------------------------------------------------------------------------------
+# Around #game: the page's header, the host's group chat line, the chat, the dialogs, reach
+# ---------------------------------------------------------------------------------------------
+
+def frame_view(page: GamePage) -> dict[str, Any]:
+    """The header's words: the rule set's name and, by correspondence, the time per move (a live
+    table has none)."""
+    out = {"preset": str(PRESET_LABELS.get(page.rules.preset, page.rules.preset)), "hours": None}
+    hours = page.table.turn_hours
+    if page.table.pace != Table.Pace.LIVE and hours is not None:
+        # (Django's blocktranslate count drew it: a Jinja2 plural is not one makemessages finds.)
+        out["hours"] = mark_safe(ngettext("%(hours)s hour per move", "%(hours)s hours per move", hours)
+                                 % {"hours": int(hours)})
+    return out
+
+
+def chat_line_view(page: GamePage) -> dict[str, Any]:
+    """Issue 29, for the host: where the game's status is posted, and whether delivery stopped."""
+    from chats.selectors import table_channel
+
+    user = getattr(page.request, "user", None)
+    table = page.table
+    if user is None or not user.is_authenticated or table.host_id != user.pk:
+        return {"show": False}
+    return {"show": True, "channel": table_channel(table=table), "url": reverse("chats:channel", args=[table.pk])}
+
+
+def chat_url(page: GamePage) -> str:
+    """The game's chat (moderation), which loads beside the game."""
+    return reverse("moderation:chat", args=[page.game.pk])
+
+
+def deed_url(page: GamePage) -> str:
+    """The deed dialog's address: a square's card is this with its square for the 0."""
+    return game_url("games:game_deed", page.game.pk, 0)
+
+
+def reach_html(page: GamePage) -> SafeString:
+    """Issue 29: the viewer's private notes and the nudges, outside #game. Drawn by reach's own
+    Django template (templates/reach/_game_panel.html), which reach/views.py also draws as the
+    answer to the panel's forms: one template for both, not a Jinja2 copy."""
+    from reach import panel
+
+    request = page.request
+    ctx = panel.context(user=getattr(request, "user", None), game=page.game, seats=page.seats, me=page.me)
+    # (Lazy, as Django's csrf context processor gives it: a token only where a form is drawn.
+    # Drawn without the request: its context processors are the site frame's, not this panel's.)
+    ctx.update(request=request, csrf_token=SimpleLazyObject(lambda: get_token(request)))
+    return mark_safe(render_to_string("reach/_game_panel.html", ctx))

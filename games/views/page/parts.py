@@ -94,6 +94,12 @@ AIDS = Part("", "", "games/partials/aids.html", "aids", panels.aids_view)
 END_EARLY = Part("", "end-early", "games/partials/end_early.html", "early", panels.end_early_view)
 SUMMARY = Part("", "game-summary", "ratings/partials/game_summary.html", "over", panels.summary_view)
 PANELS = (AIDS, END_EARLY, SUMMARY)
+# Around #game, drawn with the whole page only (page_html): a swap of #game leaves them alone.
+CHAT_LINE = Part("", "", "chats/_game_line.html", "chat_line", panels.chat_line_view)
+CHAT = Part("", "chat", "moderation/chat/_mount.html", "chat_url", panels.chat_url)
+DIALOGS = Part("", "", "games/partials/game_dialogs.html", "deed_url", panels.deed_url)
+PAGE_PANELS = (CHAT_LINE, CHAT, DIALOGS)
+PAGE = "games/game_page.html"
 
 # A mark (context.page_marks): a part's key and a digest, or the log's newest entry ("l" and its
 # number); the page sends its marks space-separated.
@@ -115,6 +121,13 @@ def body_html(page: GamePage) -> SafeString:
     """The ``#game`` fragment: what the page shows inside its frame (games/game.html), and what
     the poll and a move's answer swap whole when parts will not do."""
     return _render(BODY, {**page.template_vars, **panel_vars(page)})
+
+
+def page_html(page: GamePage) -> SafeString:
+    """The page's own part inside the site's frame (games/game.html): its header, ``#game`` with
+    the push around it, the chat, the notes and nudges, the dialogs."""
+    return _render(PAGE, {**page.template_vars, **panel_vars(page), **{p.name: p.view(page) for p in PAGE_PANELS},
+                          "frame": panels.frame_view(page), "reach_html": panels.reach_html(page)})
 
 
 def panel_vars(page: GamePage) -> dict[str, Any]:
