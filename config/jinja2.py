@@ -1,8 +1,9 @@
 """The Jinja2 environment of the game page's hot partials (settings.TEMPLATES, "jinja2").
 
 Autoescaped like Django's templates; ``_()`` and ``ngettext()`` are Django's own translations, in
-the language active for the request; ``money`` and ``signed_money`` are the game page's filters;
-``bdi`` and ``bdi_join`` isolate user-written names (accounts/names.py).
+the language active for the request; ``money`` and ``signed_money`` are the game page's filters,
+``signed`` a rating's change (ratings); ``bdi`` and ``bdi_join`` isolate user-written names
+(accounts/names.py).
 
 A translation is markup, as Django's ``translate`` and ``blocktranslate`` treat the catalogue's
 words (they are the site's own, not a user's): ``{{ _("...%(name)s...")|format(name=x) }}``
@@ -33,6 +34,7 @@ from markupsafe import Markup, escape
 
 from accounts import names
 from games import formats
+from ratings.templatetags.ratings_tags import signed
 
 
 class SiteEnvironment(Environment):
@@ -53,7 +55,8 @@ def environment(**options: Any) -> Environment:
     options.setdefault("autoescape", True)
     env = SiteEnvironment(extensions=["jinja2.ext.i18n"], **options)
     env.install_gettext_callables(_gettext, _ngettext, newstyle=False)
-    env.filters.update(money=formats.cost, signed_money=formats.signed_money, bdi=names.bdi, bdi_join=_bdi_join)
+    env.filters.update(money=formats.cost, signed_money=formats.signed_money, bdi=names.bdi, bdi_join=_bdi_join,
+                       signed=signed)
     return env
 
 

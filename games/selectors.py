@@ -18,7 +18,7 @@ from django.utils import timezone
 from games import sql
 from games.engine import RuleSet
 from games.links import game_path, table_path
-from games.models import Game, GameAction, Invitation, Seat, Table
+from games.models import Game, GameAction, Invitation, Replay, Seat, Table, TradeMeter
 from games.options import Change, pace_summary, rule_highlights, table_changes, table_rules
 
 LOBBY_LIMIT = 60
@@ -293,6 +293,28 @@ class Dashboard:
     @property
     def is_empty(self) -> bool:
         return not (self.waiting or self.playing or self.open or self.finished)
+
+
+def game_version(*, game_id: int) -> int | None:
+    """The game's version now (None for no such game): what a program's stale move is told to
+    read the position again at (games/views/play.py)."""
+    return Game.objects.filter(pk=game_id).values_list("version", flat=True).first()
+
+
+def table_seats(*, table_id: int) -> list[Seat]:
+    """The table's seats with their users: a finished game's replay names each player by their
+    current name (games/views/records.py)."""
+    return list(Seat.objects.filter(table_id=table_id).select_related("user"))
+
+
+def last_replay(*, owner) -> Replay | None:
+    """The game record ``owner`` uploaded last (one per account: services.replay_upload)."""
+    return Replay.objects.filter(owner=owner).first()
+
+
+def trade_meter_row(*, game: Game, key: str) -> TradeMeter | None:
+    """A trade meter's row of this game by its key (issue 30: games/meter.py), or None."""
+    return TradeMeter.objects.filter(key=key[:64], game=game).first()
 
 
 def surrendered_seats(*, game_id: int) -> frozenset[int]:

@@ -1,5 +1,5 @@
-"""The group-chat panel on the table page, and the host's line on the game page (issue 29):
-included with one tag each, so the pages' views need no change."""
+"""The group-chat panel on the table page (issue 29), included with one tag, so the page's view
+needs no change. (The host's line on the game page: games/views/page/panels.py, chat_line_view.)"""
 
 from __future__ import annotations
 
@@ -18,16 +18,3 @@ def chat_panel(context, table) -> dict:
         return {"show": False}
     return {**channel_context(table), "show": True, "back": "table", "request": request,
             "csrf_token": context.get("csrf_token")}
-
-
-@register.inclusion_tag("chats/_game_line.html", takes_context=True)
-def chat_game_line(context, game) -> dict:
-    """For the host: where the game's status is posted, and whether delivery stopped."""
-    from chats.models import Channel
-
-    request = context.get("request")
-    user = getattr(request, "user", None)
-    table = game.table
-    if user is None or not user.is_authenticated or table.host_id != user.pk:
-        return {"show": False}
-    return {"show": True, "table": table, "channel": Channel.objects.filter(table=table).first()}

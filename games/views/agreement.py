@@ -1,5 +1,5 @@
 """Ending early by agreement (RULES.md 16): the one form of the game page's panel
-(templates/games/partials/end_early.html) posts here: propose, agree, decline or withdraw. It works
+(templates/jinja2/games/partials/end_early.html) posts here: propose, agree, decline or withdraw. It works
 without JavaScript (a redirect back to the game with a message); with htmx the answer is the
 refreshed ``#game`` fragment. The service (games/agreement.py) refuses what does not fit."""
 

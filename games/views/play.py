@@ -28,7 +28,7 @@ from games import services
 from games.engine import GameState
 from games.errors import translate_refusal
 from games.models import Game, Seat
-from games.selectors import VisibleGame, name_changes, visible_game
+from games.selectors import VisibleGame, game_version, name_changes, visible_game
 from games.views.api import refusal_json, seat_actions
 from games.views.errors import refused_page
 from games.views.page import parts
@@ -68,7 +68,8 @@ def game(request: HttpRequest, game_id: int) -> HttpResponse:
             # The tools slot alone: the trade builder drawn afresh as its player opens it (game.js).
             return HttpResponse(parts.part_html(parts.TOOLS, page))
         return HttpResponse(parts.body_html(page))
-    return render(request, "games/game.html", {**page.template_vars, "body": parts.body_html(page)})
+    # (The site's frame, base.html, reads the game too: its "next game" link skips this one.)
+    return render(request, "games/game.html", {**page.template_vars, "page_html": parts.page_html(page)})
 
 
 @require_GET
@@ -240,7 +241,7 @@ def _refusal(request: HttpRequest, game_id: int, as_json: bool, *, message: str,
         body: dict[str, Any] = {"error": message if error is None else error, "message": message}
         body.update(refusal or {})
         if status == 409:
-            body["version"] = Game.objects.filter(pk=game_id).values_list("version", flat=True).first()
+            body["version"] = game_version(game_id=game_id)
         return JsonResponse(body, status=status)
     return _answer(request, game_id, message=message, status=status, level=level, prefill=prefill)
 

@@ -19,7 +19,7 @@ from config.ratelimit import limit
 from games import records, services
 from games.board_words import localized_board
 from games.models import Game, Replay, Seat
-from games.selectors import live_names, surrendered_seats, visible_game
+from games.selectors import last_replay, live_names, surrendered_seats, table_seats, visible_game
 from games.views.page.board import board_view, dice_view, economy_view
 from games.views.page.decision import decision_text
 from games.views.page.log import action_label, action_seat, event_lines, last_card
@@ -94,7 +94,7 @@ def replay(request: HttpRequest, game_id: int) -> HttpResponse:
     """Step through a finished game, move by move."""
     game = _finished(request, game_id)
     # Played over with each person's current name (the download keeps the start's).
-    seats = list(Seat.objects.filter(table_id=game.table_id).select_related("user"))
+    seats = table_seats(table_id=game.table_id)
     ctx = _replay_context(services.game_replay(game=game), query_int(request, "step"), seats=seats)
     ctx.update(game=game, table=game.table, title=game.table.name,
                base_url=reverse("games:game_replay", args=[game.pk]),
@@ -158,7 +158,7 @@ def _record_upload(request: HttpRequest) -> HttpResponse:
 @require_GET
 def record_replay(request: HttpRequest) -> HttpResponse:
     """Step through the record the user uploaded last."""
-    replay = Replay.objects.filter(owner=request.user).first()
+    replay = last_replay(owner=request.user)
     if replay is None:
         messages.info(request, _("Upload a game record to view it."))
         return redirect("games:record_upload")

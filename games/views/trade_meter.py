@@ -26,7 +26,8 @@ from games import meter
 from games.engine import GameState, IllegalAction, apply
 from games.errors import translate_refusal
 from games.links import game_url
-from games.models import Game, TradeMeter
+from games.models import Game
+from games.selectors import trade_meter_row
 from games.views.page.context import shown_state
 from games.views.play import _load
 from games.views.play_forms import FormError, parse_action
@@ -56,7 +57,7 @@ def trade_meter(request: HttpRequest, game_id: int) -> HttpResponse:
                            "game_url": game_url("games:game", game.pk)}
     key = request.GET.get("key")
     if key is not None:
-        row = TradeMeter.objects.filter(key=key[:64], game=game).first()
+        row = trade_meter_row(game=game, key=key)
         if row is None:
             raise Http404("no such meter")
         parties = meter.offer_parties(GameState.from_json(row.position))

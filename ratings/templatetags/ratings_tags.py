@@ -1,22 +1,10 @@
-"""The game-over summary on the game page (templates/jinja2/games/game_body.html includes it)."""
+"""The ratings' filters: ``signed``, a rating's change (also the game page's, config/jinja2.py)."""
 
 from __future__ import annotations
 
 from django import template
 
-from ratings import selectors
-
 register = template.Library()
-
-
-@register.inclusion_tag("ratings/partials/game_summary.html", takes_context=True)
-def game_over_summary(context) -> dict:
-    game = context["game"]
-    request = context.get("request")
-    viewer = getattr(request, "user", None)
-    seats = [s for s in game.table.seats.select_related("user")]
-    return {"summary": selectors.game_summary(game=game, seats=seats, viewer=viewer), "request": request,
-            "csrf_token": context.get("csrf_token"), "me": context.get("me")}
 
 
 @register.filter

@@ -9,7 +9,7 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from games.models import GameAction
-from tests.games.play_helpers import autoplay, next_move, start_game, users_by_seat
+from tests.games.play_helpers import autoplay, end_by_surrenders, next_move, play_until, start_game, users_by_seat
 
 pytestmark = pytest.mark.django_db
 HTMX = {"HTTP_HX_REQUEST": "true"}
@@ -110,3 +110,39 @@ def test_a_move_takes_a_bounded_number_of_queries(client, alice, bob, charlie, d
         response = client.post(reverse("games:game_act", args=[game.pk]), data, **HTMX)
     assert response.status_code == 200, response.content.decode()[:500]
     print(f"one move ({move['type']}) with the refreshed fragment: {len(captured.captured_queries)} queries")
+
+
+@pytest.mark.parametrize(("pace", "over", "most"), [("live", False, 5), ("correspondence", False, 7),
+                                                    ("correspondence", True, 7)])
+def test_the_panels_read_no_seats_of_their_own(client, alice, bob, pace, over, most):
+    """The aids, ending early and the game-over summary (games/views/page/panels.py) are drawn
+    from the seats read with the game, not read again: the fragment's queries are the user, the
+    game with its seats, the log, and what only the panels show (standing orders, vacation or
+    the pause; the result and the rematch of a finished game). Each read the table's seats once
+    more when Django templates drew them: 7, 8 and 8 queries before, 5, 7 and 7 now. The page
+    around it read them a third time for the notes and nudges."""
+    from ratings import services as ratings_services
+
+    game = play_until(start_game(alice, bob, pace=pace), lambda s: s.round >= 2)
+    if over:
+        game = end_by_surrenders(game)
+        ratings_services.game_result_record(game_id=game.pk)
+    client.force_login(alice)
+    url = reverse("games:game", args=[game.pk])
+    client.get(url, **HTMX)  # warm up
+
+    with CaptureQueriesContext(connection) as ctx:
+        html = client.get(url, **HTMX).content.decode()
+
+    sql = [q["sql"] for q in ctx.captured_queries if "django_cache" not in q["sql"]]
+    assert ('id="game-summary"' in html) is over
+    assert ('id="end-early"' in html) is not over
+    assert ('id="pause"' in html) is (pace == "live" and not over)
+    assert len([q for q in sql if "games_seat" in q]) == 1, sql
+    assert len(sql) <= most, sql
+
+    # The whole page: its notes and nudges (reach) read no seats either.
+    with CaptureQueriesContext(connection) as ctx:
+        assert 'id="reach-panel"' in client.get(url).content.decode()
+    sql = [q["sql"] for q in ctx.captured_queries if "django_cache" not in q["sql"]]
+    assert len([q for q in sql if "games_seat" in q]) == 1, sql

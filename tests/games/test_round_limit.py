@@ -73,4 +73,5 @@ def test_the_game_over_summary_says_how_the_game_ended(client, alice, bob):
     ratings_services.game_result_record(game_id=game.pk)
     client.force_login(alice)
     page = client.get(reverse("games:game", args=[game.pk])).content.decode()
-    assert "Ended after round 2, the table&#x27;s limit; ranked by net worth." in page
+    # (The apostrophe escaped, as Jinja2 writes it: &#39;.)
+    assert '<p class="summary-ended">Ended after round 2, the table&#39;s limit; ranked by net worth.</p>' in page

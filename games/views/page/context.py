@@ -87,6 +87,7 @@ class GamePage:
     flash_level: str = "error"
     meter_url: str | None = None
     marks: dict[str, str] = field(default_factory=dict)
+    seats: list[Seat] = field(default_factory=list)  # the table's, with their users (the panels read them)
 
     @property
     def table(self) -> Table:
@@ -240,6 +241,7 @@ def game_page(request: HttpRequest, game: Game, seats: list[Seat], me: Seat | No
         # Issue 30: the trade meter's address, for a player of a table that has it (else None).
         meter_url=meter.meter_url(game, acting),
         square_marks=square_marks(state, players, targets=choices.targets) if active else None,
+        seats=seats,
     )
     if not parts:
         page.squares = board_view(state, players, targets=choices.targets)

@@ -38,21 +38,20 @@ The answer carries the new version and marks (the ``game:moved`` event): game.js
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from django.http import HttpRequest, HttpResponse
-from django.middleware.csrf import get_token
 from django.template import engines
-from django.template.loader import render_to_string
 from django.urls import reverse
-from django.utils.functional import SimpleLazyObject
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import pgettext
 from django_htmx.http import reswap, trigger_client_event
 
 from games.links import game_url
 from games.models import Game
+from games.views.page import panels
 from games.views.page.context import PLAYER_KEYS, SQUARE_KEYS, SURRENDER_KEY, TOOLS_KEY, GamePage
 from games.views.page.log import LOG_PAGE
 from games.views.page.trade import default_builder
@@ -63,13 +62,18 @@ BODY = "games/game_body.html"
 
 @dataclass(frozen=True)
 class Part:
-    """A part of the game fragment that a move's answer redraws alone: the key of its mark, the
-    id of its element, and the template that draws that element (in the fragment, which
-    includes it, and in an answer)."""
+    """A part of the game fragment, drawn by a template of its own (in the fragment, which
+    includes it, and alone): the key of its mark (a move's answer redraws the parts whose mark
+    changed; "" for none), the id of its element, and its template. A panel of another feature
+    (panels.py) also has a ``view``: what its template reads, under ``name``, read from the page
+    when the fragment is drawn (the frame's mark covers it: a change to it draws the whole
+    fragment)."""
 
     key: str
     element_id: str
     template: str
+    name: str = ""
+    view: Callable[[GamePage], Any] | None = None
 
 
 SQUARE = "games/partials/board/square.html"
@@ -84,6 +88,18 @@ FLASH = Part("", "game-flash", "games/partials/flash.html")
 LOG_ENTRIES = "games/partials/log/entries.html"
 LOG_MORE = Part("", "log-more", "games/partials/log/more.html")
 PARTS = {p.key: p for p in (*SQUARES, *PLAYERS, TOOLS, SURRENDER)}
+# Other features' panels (panels.py). The aids are several sections side by side, each with its
+# id (pause, seat-back, clocks, standing-orders, vacation), so no one element of their own.
+AIDS = Part("", "", "games/partials/aids.html", "aids", panels.aids_view)
+END_EARLY = Part("", "end-early", "games/partials/end_early.html", "early", panels.end_early_view)
+SUMMARY = Part("", "game-summary", "ratings/partials/game_summary.html", "over", panels.summary_view)
+PANELS = (AIDS, END_EARLY, SUMMARY)
+# Around #game, drawn with the whole page only (page_html): a swap of #game leaves them alone.
+CHAT_LINE = Part("", "", "chats/_game_line.html", "chat_line", panels.chat_line_view)
+CHAT = Part("", "chat", "moderation/chat/_mount.html", "chat_url", panels.chat_url)
+DIALOGS = Part("", "", "games/partials/game_dialogs.html", "deed_url", panels.deed_url)
+PAGE_PANELS = (CHAT_LINE, CHAT, DIALOGS)
+PAGE = "games/game_page.html"
 
 # A mark (context.page_marks): a part's key and a digest, or the log's newest entry ("l" and its
 # number); the page sends its marks space-separated.
@@ -104,42 +120,33 @@ def _render(template: str, context: dict[str, Any]) -> SafeString:
 def body_html(page: GamePage) -> SafeString:
     """The ``#game`` fragment: what the page shows inside its frame (games/game.html), and what
     the poll and a move's answer swap whole when parts will not do."""
-    return _render(BODY, {**page.template_vars, **_panels(page)})
+    return _render(BODY, {**page.template_vars, **panel_vars(page)})
 
 
-def _panels(page: GamePage) -> dict[str, Any]:
-    """What other features draw inside the fragment, with their own (Django) templates: the
-    correspondence aids and pauses (games/templatetags/aids_tags.py), ending early by agreement
-    (games/templatetags/agreement_tags.py) and, once the game is over, its summary (ratings) and
-    its analysis's address (issue 30)."""
-    from games.templatetags.agreement_tags import end_early_panel
-    from games.templatetags.aids_tags import aids_panel
-    from ratings.templatetags.ratings_tags import game_over_summary
+def page_html(page: GamePage) -> SafeString:
+    """The page's own part inside the site's frame (games/game.html): its header, ``#game`` with
+    the push around it, the chat, the notes and nudges, the dialogs."""
+    return _render(PAGE, {**page.template_vars, **panel_vars(page), **{p.name: p.view(page) for p in PAGE_PANELS},
+                          "frame": panels.frame_view(page), "reach_html": panels.reach_html(page)})
 
-    request, game = page.request, page.game
-    # (Lazy, as Django's csrf context processor gives it: a token only where a form is drawn.)
-    token = SimpleLazyObject(lambda: get_token(request))
-    aids = aids_panel({"game": game, "me": page.me, "state": page.state, "active": page.active,
-                       "away": page.away, "csrf_token": token})
-    # (Drawn without the request: its context processors, the moderation queue's badge among
-    # them, are the page frame's, not these panels'.)
-    out = {"aids_html": render_to_string("games/partials/aids.html", aids),
-           "replay_url": game_url("games:game_replay", game.pk), "record_url": game_url("games:game_record", game.pk)}
-    # RULES.md 16: ending early by agreement.
-    early = end_early_panel({"game": game, "me": page.me, "state": page.state, "active": page.active,
-                             "csrf_token": token})
-    out["end_early_html"] = render_to_string("games/partials/end_early.html", early)
-    if game.status == Game.Status.FINISHED:
-        out["analysis_url"] = reverse("analysis:game", args=[game.pk])
+
+def panel_vars(page: GamePage) -> dict[str, Any]:
+    """What the panels' templates read, each under its name; and the addresses of the game-over
+    banner (its record, replay and analysis: issue 30)."""
+    game = page.game
+    out = {p.name: p.view(page) for p in PANELS}
     if not page.active:
-        summary = game_over_summary({"game": game, "request": request, "csrf_token": token, "me": page.me})
-        out["summary_html"] = render_to_string("ratings/partials/game_summary.html", summary)
+        finished = game.status == Game.Status.FINISHED
+        out.update(replay_url=game_url("games:game_replay", game.pk), record_url=game_url("games:game_record", game.pk),
+                   analysis_url=reverse("analysis:game", args=[game.pk]) if finished else None)
     return out
 
 
 def part_html(part: Part, page: GamePage, *, oob: bool = False, **item: Any) -> SafeString:
     """One part as the fragment draws it; ``oob``: as an answer's out-of-band swap. ``item``: the
     square (``sq``) or the player (``p``) it draws."""
+    if part.view is not None:
+        item = {part.name: part.view(page), **item}
     return _render(part.template, {**page.template_vars, **item, "oob": oob})
 
 
