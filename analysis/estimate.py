@@ -7,11 +7,15 @@ from __future__ import annotations
 from django.conf import settings
 
 from games.engine import GameState
-from games.engine.analysis import Estimate, win_chances
+from games.engine.analysis import Estimate, compare, win_chances
 
 # The whole game's per-round target: ±5 points (95%), as bench/analysis.py measures it (a 60-round
 # game within the issue's 2 minutes of one core); at most settings.ANALYSIS_MAX_PLAYOUTS a round.
 DEFAULT_TARGET = 0.05
+# A turning point's candidate action: playouts from just before and just after it (common random
+# numbers), settings.ANALYSIS_SWING_PLAYOUTS a side. 300: the difference's 95% interval about
+# ±5 points where a chance is near a half (the estimate of a whole trade's swing is 10-40).
+DEFAULT_SWING_PLAYOUTS = 300
 
 
 def chances(state: GameState, *, seen: dict[str, int], seed: int) -> Estimate:
@@ -21,3 +25,11 @@ def chances(state: GameState, *, seen: dict[str, int], seed: int) -> Estimate:
     target = getattr(settings, "ANALYSIS_TARGET", DEFAULT_TARGET)
     playouts = settings.ANALYSIS_MAX_PLAYOUTS
     return win_chances(state, playouts, seed, target=target, seen=seen)
+
+
+def swing(before: GameState, after: GameState, *, seen: dict[str, int], seed: int) -> list[float]:
+    """How much one action moved each side's chance: the chances just after it minus just before
+    it, by the same playouts from both (common random numbers), from what every player could
+    know before it (``seen``). ANALYSIS_SWING_PLAYOUTS a side (tests: a few)."""
+    playouts = getattr(settings, "ANALYSIS_SWING_PLAYOUTS", DEFAULT_SWING_PLAYOUTS)
+    return [d.delta for d in compare(before, after, playouts, seed, seen=seen).differences]

@@ -39,6 +39,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from analysis import compute
 from games.engine.analysis import (
     DEFAULT_DECISIVE,
     DEFAULT_ROUND_CAP,
@@ -52,7 +53,7 @@ from games.engine.analysis import (
 )
 from games.engine.bots import make_bot
 from games.engine.ruleset import RuleSet
-from games.engine.simulate import play_game
+from games.engine.simulate import default_names, play_game
 
 RULES = RuleSet.build("classic")
 MID_ROUND = 15
@@ -226,6 +227,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--cap-playouts", type=int, default=150, help="playouts per position of that check")
     ap.add_argument("--policy-positions", type=int, default=200, help="positions of the shortcut's check")
     ap.add_argument("--policy-playouts", type=int, default=300, help="playouts per position of that check")
+    ap.add_argument("--swing-playouts", type=int, default=300, help="playouts a side of a candidate's swing")
     ap.add_argument("--decisive", type=float, default=DEFAULT_DECISIVE, help="the late-game shortcut's ratio")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--smoke", action="store_true", help="tiny sizes, to check that it runs")
@@ -241,6 +243,7 @@ def main(argv: list[str] | None = None) -> int:
         args.max_playouts, args.rate_playouts, args.engine_games = 200, 20, 2
         args.cap_positions, args.cap_playouts = 1, 4
         args.policy_positions, args.policy_playouts = 2, 10
+        args.swing_playouts = 4
     print(f"{_load()}; CPU seconds of one process (wall in brackets)")
 
     positions = mid_game_positions(args.positions)
@@ -336,6 +339,7 @@ def main(argv: list[str] | None = None) -> int:
         states = bot_game_positions(RULES, 4, seed, rounds)
         per_round = []
         total_cpu = total_wall = 0.0
+        chances = {}
         for rnd in rounds:
             est, cpu, wall = _timed(
                 lambda rnd=rnd: win_chances(states[rnd], args.max_playouts, args.seed, target=args.game_target)
@@ -343,11 +347,47 @@ def main(argv: list[str] | None = None) -> int:
             total_cpu += cpu
             total_wall += wall
             per_round.append(cpu)
+            chances[rnd] = [c.p for c in est.chances]
         print(
             f"whole game of {result.state.round} rounds (seed {seed}), an estimate to ±{100 * args.game_target:g} "
             f"points as each of rounds 1-{rounds[-1]} began: {total_cpu:.1f} s [{total_wall:.1f} s], "
             f"per round p50 {statistics.median(per_round):.2f} s (target: <= 120 s)"
         )
+        # Its turning points (analysis/compute.py), each explained by the candidate action whose
+        # own swing (just before against just after it, common random numbers) was the largest.
+        full = play_game(RULES, [make_bot("strategy") for _ in range(4)], seed, keep_log=True)
+        record = {"rules": RULES.to_json(), "seed": seed, "names": default_names(4), "actions": full.log}
+        replayed = compute.replay(record)
+        points = [
+            {"round": s.round, "step": s.step, "p": chances[s.round]} for s in replayed.starts if s.round in chances
+        ]
+        if not args.smoke:
+            points.append(compute.end_point(replayed.final, replayed.sides, len(full.log)))
+        asked = []
+
+        def swing(step: int) -> list[float]:
+            before, after, seen = compute.around(record, replayed, step)
+            asked.append(step)
+            cmp = compare(before, after, args.swing_playouts, 1_000_000 + step, seen=seen)
+            return [d.delta for d in cmp.differences]
+
+        turning, cpu, wall = _timed(
+            lambda: compute.turning_points(points, replayed.events, replayed.sides, swing=swing)
+        )
+        plain = compute.turning_points(points, replayed.events, replayed.sides)
+        print(
+            f"  its turning points by measured swings: {len(asked)} candidate actions x {args.swing_playouts} "
+            f"playouts a side, {cpu:.1f} s [{wall:.1f} s]; whole game with them {total_cpu + cpu:.1f} s"
+        )
+        for t, w in zip(turning, plain, strict=True):
+            kind = replayed.events[t["step"] - 1][t["event"]].get("e") if t["step"] else "-"
+            by_weight = replayed.events[w["step"] - 1][w["event"]].get("e") if w["step"] else "-"
+            moved = "not measured" if t["swing"] is None else f"{100 * t['swing']:+.1f} points"
+            print(
+                f"    round {t['round']}, seat {t['side']} {100 * t['from']:.0f}% -> {100 * t['to']:.0f}%: "
+                f"action {t['step']} ({kind}, its own swing {moved}); the weighting named action {w['step']} "
+                f"({by_weight})"
+            )
 
     # -- antithetic dice -----------------------------------------------------------------------
     if "antithetic" in sections:
