@@ -369,6 +369,8 @@ def describe(event: dict, names: list[str], board: Board,
             return gettext("Round {n} was the last: the game ends, ranked by net worth.").format(n=event["round"])
         case "note":
             return _note(event, who(), gettext)
+        case "reseed":
+            return gettext("From here on the dice and the cards are this game's own: fresh, not the old game's.")
         case "agreed_end":
             return gettext("Every player agreed to end the game in round {n}: net worth ranks them.").format(
                 n=event["round"])
