@@ -13,9 +13,8 @@ from games.engine.analysis import Estimate, compare, win_chances
 # game within the issue's 2 minutes of one core); at most settings.ANALYSIS_MAX_PLAYOUTS a round.
 DEFAULT_TARGET = 0.05
 # A turning point's candidate action: playouts from just before and just after it (common random
-# numbers), settings.ANALYSIS_SWING_PLAYOUTS a side. 300: the difference's 95% interval about
-# ±5 points where a chance is near a half (the estimate of a whole trade's swing is 10-40).
-DEFAULT_SWING_PLAYOUTS = 300
+# numbers), settings.ANALYSIS_SWING_PLAYOUTS a side (300 by default: the difference's 95% interval
+# is then about ±5 points where a chance is near a half; a decisive trade moves one by 10-40).
 
 
 def chances(state: GameState, *, seen: dict[str, int], seed: int) -> Estimate:
@@ -31,5 +30,5 @@ def swing(before: GameState, after: GameState, *, seen: dict[str, int], seed: in
     """How much one action moved each side's chance: the chances just after it minus just before
     it, by the same playouts from both (common random numbers), from what every player could
     know before it (``seen``). ANALYSIS_SWING_PLAYOUTS a side (tests: a few)."""
-    playouts = getattr(settings, "ANALYSIS_SWING_PLAYOUTS", DEFAULT_SWING_PLAYOUTS)
+    playouts = settings.ANALYSIS_SWING_PLAYOUTS
     return [d.delta for d in compare(before, after, playouts, seed, seen=seen).differences]
