@@ -9,7 +9,7 @@ import pytest
 
 from games.engine import RuleSet, apply, invariants, new_game, waiting_on
 from games.engine.analysis import (
-    DEFAULT_DECISIVE,
+    DECISIVE_RATIO,
     MIN_PLAYOUTS,
     AnalysisError,
     _decisive_side,
@@ -348,29 +348,31 @@ def test_the_shortcut_names_only_a_side_three_times_as_rich_as_the_others_togeth
     rich = _certain_win()  # seat 0: every deed, hotels and $100,000; seat 1: $1
     assert _decisive_side(rich, 3.0) == 0
 
-    even, _ = new_game(CLASSIC, ["a", "b", "c", "d"], seed=3, events=False)
-    assert _decisive_side(even, 3.0) is None  # four equal fortunes
+    st, _ = new_game(CLASSIC, ["a", "b", "c", "d"], seed=3, events=False)
+    _give(st, 2, 100_000)
+    # Four players still in: never asked (the shortcut's rule: at most three sides in).
+    assert _decisive_side(st, 3.0) is None
+    st.players[0].bankrupt = True  # out of the game: counts for nothing
+    st.players[0].cash = 0
+    assert _decisive_side(st, 3.0) == 2
 
-    # Seat 2 with three times the others' $1,500 each, less a dollar: not yet; with it: decided.
-    _give(even, 2, 3 * 3 * 1500 - 1500 - 1)
-    assert _decisive_side(even, 3.0) is None
-    _give(even, 2, 1)
-    assert _decisive_side(even, 3.0) == 2
-    # A player out of the game counts for nothing: seat 2 is then far ahead of the two left.
-    even.players[2].cash -= 3 * 3 * 1500 - 1500
-    even.money -= 3 * 3 * 1500 - 1500
-    assert _decisive_side(even, 3.0) is None
-    even.players[0].bankrupt = True
-    even.players[1].cash, even.players[3].cash = 700, 0
-    assert _decisive_side(even, 2.0) == 2 and _decisive_side(even, 3.0) is None
+    # Seat 2 with three times the other two's $1,500 each, less a dollar: not yet; with it: decided.
+    _give(st, 2, 3 * 2 * 1500 - st.players[2].cash - 1)
+    assert _decisive_side(st, 3.0) is None
+    _give(st, 2, 1)
+    assert _decisive_side(st, 3.0) == 2
+    assert _decisive_side(st, 4.0) is None
+    # Deeds count at their net worth (RULES.md 12): the others' deeds can undo a lead in cash.
+    st.owner[39] = 1  # Boardwalk, $400
+    assert _decisive_side(st, 3.0) is None
 
 
 def test_the_shortcut_weighs_teams_as_one_side():
     rules = RuleSet.build("world-teams")
     st = bot_game_positions(rules, 4, 21, [6])[6]
     _give(st, 0, 50 * sum(p.cash for p in st.players) + 100_000)  # seat 0 of team (0, 2): far ahead
-    assert _decisive_side(st, 3.0) == 0  # the first side: team (0, 2)
-    est = win_chances(st, 20, seed=1, round_cap=3)
+    assert _decisive_side(st, 3.0) == 0  # the first side: team (0, 2); two sides in, always asked
+    est = win_chances(st, 20, seed=1, round_cap=3, decisive=DECISIVE_RATIO)
     assert est.decided > 0 and est.chances[0].seats == (0, 2) and est.chances[0].p > 0.9
 
 
@@ -381,10 +383,10 @@ def test_a_playout_played_on_past_the_shortcut_keeps_its_verdict(positions):
     decided = 0
     for index in range(12):
         key = playout_key(5, index)
-        short = playout(pub, unseen, key, 100, decisive=DEFAULT_DECISIVE)
+        short = playout(pub, unseen, key, 100, decisive=DECISIVE_RATIO)
         full = playout(pub, unseen, key, 100)
         verdict: list = []
-        assert playout(pub, unseen, key, 100, decisive=DEFAULT_DECISIVE, verdict=verdict) == full
+        assert playout(pub, unseen, key, 100, decisive=DECISIVE_RATIO, verdict=verdict) == full
         if short[1] == "decided":
             decided += 1
             assert verdict == [(short[0], short[2])] and short[2] <= full[2]
@@ -398,9 +400,9 @@ def test_the_shortcut_agrees_with_playouts_played_to_the_end(positions):
     # The same random numbers: the two estimates differ only in playouts whose verdict the end
     # contradicted (bench/analysis.py measures that on 200 positions of other games).
     for rnd in (8, 20):
-        fast = win_chances(positions[rnd], 150, seed=11)
-        full = win_chances(positions[rnd], 150, seed=11, decisive=None)
-        assert fast.decisive == DEFAULT_DECISIVE and full.decisive is None
+        fast = win_chances(positions[rnd], 150, seed=11, decisive=DECISIVE_RATIO)
+        full = win_chances(positions[rnd], 150, seed=11)
+        assert fast.decisive == DECISIVE_RATIO and full.decisive is None
         assert fast.decided > 0 and full.decided == 0
         assert fast.turns < full.turns
         assert fast.finished + fast.decided + fast.capped + fast.tied == fast.playouts == full.playouts
@@ -412,8 +414,8 @@ def test_compare_uses_the_shortcut_on_both_sides_alike(positions):
     st = positions[20]
     gift = st.copy()
     _give(gift, 2, 200)
-    fast = compare(st, gift, 60, seed=4)
-    full = compare(st, gift, 60, seed=4, decisive=None)
+    fast = compare(st, gift, 60, seed=4, decisive=DECISIVE_RATIO)
+    full = compare(st, gift, 60, seed=4)
     assert fast.a.decided > 0 and fast.b.decided > 0 and full.a.decided == full.b.decided == 0
     for a, b in zip(fast.differences, full.differences, strict=True):
         assert abs(a.delta - b.delta) <= 0.04
