@@ -116,7 +116,8 @@ def test_analysis():
                   "player turns/s", "estimate to ±", "p50", "p90", "compare with/without a trade",
                   "whole game of", "as each of rounds", "antithetic dice", "of two separate estimates'",
                   "round cap,", "(default)", "with the shortcut", "played to the end",
-                  "late-game shortcut", "its turning points by measured swings", "its own swing", "shortcut - full", "verdicts differ", "mean |difference|", "within 2 points:")
+                  "late-game shortcut", "its turning points by measured swings", "its own swing",
+                  "shortcut - full", "verdicts differ", "mean |difference|", "within 2 points:")
 
 
 def test_web_profile(bench_database_url):
