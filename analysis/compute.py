@@ -8,7 +8,9 @@ estimates each (analysis/estimate.py), a round at a time, storing as it goes.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
+from itertools import chain
 from typing import Any
 
 from games.engine import GameState, RuleSet, apply, new_game, rent_of, set_clock
@@ -16,7 +18,9 @@ from games.engine.analysis import seen_cards
 from games.engine.markov import landings_per_turn
 
 # Which actions may explain a swing, and how much each kind of event weighs (a tie goes to the
-# later action): a trade or a bankruptcy decides more than a rent.
+# later action): a trade or a bankruptcy decides more than a rent. With a ``swing`` estimate
+# (turning_points), the weights only pick the SWING_CANDIDATES actions whose swing is measured.
+SWING_CANDIDATES = 5
 _WEIGHT = {"trade_accepted": 5000, "bankrupt": 4000, "auction_won": 1500, "buy": 1000, "build": 800,
            "mortgage": 300, "unmortgage": 300, "card": 200}
 
@@ -52,14 +56,34 @@ def replay(record: dict[str, Any]) -> Replayed:
     per_action: list[list[dict]] = []
     starts = [RoundStart(state.round, 0, state.copy(), {})]
     for n, action in enumerate(record["actions"], start=1):
-        if action.get("clock") is not None:
-            set_clock(state, action["clock"])
-        state, events = apply(state, {k: v for k, v in action.items() if k != "clock"})
+        state, events = _apply_recorded(state, action)
         per_action.append(events)
         all_events.extend(events)
         if state.round > starts[-1].round and not state.over:
             starts.append(RoundStart(state.round, n, state.copy(), seen_cards(all_events)))
     return Replayed(starts, state, per_action, sides_of(state))
+
+
+def _apply_recorded(state: GameState, action: dict, events: bool = True) -> tuple[GameState, list[dict]]:
+    """Apply one action of a record (its ``clock``, when it has one, set first)."""
+    if action.get("clock") is not None:
+        set_clock(state, action["clock"])
+    return apply(state, {k: v for k, v in action.items() if k != "clock"}, events=events)
+
+
+def around(record: dict[str, Any], replayed: Replayed, step: int) -> tuple[GameState, GameState, dict[str, int]]:
+    """The positions just before and just after the record's action ``step`` (1-based), and the
+    cards every player had seen drawn before it (``seen`` for both: the estimate of the action's
+    swing knows nothing it revealed), replayed from the last round start before it."""
+    if not 1 <= step <= len(record["actions"]):
+        raise ValueError(f"the record has no action {step}")
+    start = max((s for s in replayed.starts if s.step < step), key=lambda s: s.step)
+    state = start.state.copy()
+    for action in record["actions"][start.step : step - 1]:
+        _apply_recorded(state, action, events=False)
+    before = state.copy()
+    _apply_recorded(state, record["actions"][step - 1], events=False)
+    return before, state, seen_cards(chain.from_iterable(replayed.events[: step - 1]))
 
 
 def end_point(final: GameState, sides: list[list[int]], step: int) -> dict:
@@ -69,11 +93,17 @@ def end_point(final: GameState, sides: list[list[int]], step: int) -> dict:
 
 
 def turning_points(points: list[dict], events: list[list[dict]], sides: list[list[int]],
-                   count: int = 3) -> list[dict]:
+                   count: int = 3, swing: Callable[[int], list[float]] | None = None) -> list[dict]:
     """The ``count`` largest swings between consecutive points, largest first: for each, the side
     whose chance moved most, from and to, and the action that best explains it (an index into
-    the record's actions, 1-based, and the event in it): the one of most weight among the
-    actions between the two points, those touching that side's players weighing double."""
+    the record's actions, 1-based, and the event in it).
+
+    Without ``swing``, the action is the one of most weight among those between the two points
+    (those touching that side's players weighing double). With it, ``swing(step)`` estimates how
+    much action ``step`` itself moved each side's chance (the positions just before and after it,
+    with common random numbers: analysis/estimate.py), asked of the SWING_CANDIDATES actions of
+    most weight; the one that moved the side most the way its chance went is named, and its
+    estimate kept (``swing``: the side's change in points of chance; None when not measured)."""
     swings = []
     for i in range(1, len(points)):
         a, b = points[i - 1], points[i]
@@ -87,15 +117,30 @@ def turning_points(points: list[dict], events: list[list[dict]], sides: list[lis
         if size <= 0:
             break
         a, b = points[i - 1], points[i]
-        step, index = _explaining_action(events, a["step"], b["step"], set(sides[side]))
+        candidates = _candidates(events, a["step"], b["step"], set(sides[side]))
+        step, index = candidates[0][1:] if candidates else (0, 0)
+        moved = None
+        if swing is not None and len(candidates) > 1:
+            sign = 1.0 if b["p"][side] >= a["p"][side] else -1.0
+            best = None
+            for _weight, cand_step, cand_index in candidates[:SWING_CANDIDATES]:
+                delta = swing(cand_step)[side]
+                if best is None or sign * delta > sign * best:  # (a tie: the one of more weight)
+                    best, step, index = delta, cand_step, cand_index
+            moved = round(best, 4)
         out.append({"side": side, "from": a["p"][side], "to": b["p"][side], "round": a["round"],
-                    "to_round": b["round"], "end": bool(b.get("end")), "step": step, "event": index})
+                    "to_round": b["round"], "end": bool(b.get("end")), "step": step, "event": index,
+                    "swing": moved})
     return out
 
 
-def _explaining_action(events: list[list[dict]], first: int, last: int, seats: set[int]) -> tuple[int, int]:
-    best = (-1.0, 0, 0)
+def _candidates(events: list[list[dict]], first: int, last: int, seats: set[int]) -> list[tuple[float, int, int]]:
+    """The actions between steps ``first`` (excluded) and ``last`` that may explain a swing, as
+    (weight, step, event index: its event of most weight), the most weight first (a tie: the
+    later action first)."""
+    out = []
     for step in range(first + 1, last + 1):
+        best = (-1.0, 0, 0)
         for index, e in enumerate(events[step - 1]):
             kind = e.get("e")
             weight = _WEIGHT.get(kind, 0)
@@ -110,7 +155,10 @@ def _explaining_action(events: list[list[dict]], first: int, last: int, seats: s
                 weight *= 2
             if weight >= best[0]:
                 best = (weight, step, index)
-    return best[1], best[2]
+        if best[0] > 0:
+            out.append(best)
+    out.sort(key=lambda c: (-c[0], -c[1]))
+    return out
 
 
 def luck(record: dict[str, Any], events: list[list[dict]]) -> list[dict] | None:

@@ -3,14 +3,17 @@ against strategy bots that starts at that position, the person in the seat of th
 
 The sandbox's log begins with the finished game's start and its first ``step`` actions, copied:
 its record replays to the position exactly (same rule set, seed and actions), so its replay,
-download and result work as any game's. The dice therefore go on as the finished game's stream
-would have given them, for as long as the play follows the same draws. Never rated (bots are
+download and result work as any game's. Then comes one site action, ``reseed`` (the engine's
+rules/site.py), with a fresh seed drawn for the sandbox: from there the dice and the undrawn
+cards come from it, not from the finished game's stream, which that game's replay shows to
+anyone who looks; the seed is in the log, so the record still replays exactly. Never rated (bots are
 seated, RULES.md 13), no XP, achievements or quests (ratings.services asks ``is_sandbox``), and
 never listed: its table is private, seen only by the person seated.
 """
 
 from __future__ import annotations
 
+import secrets
 from datetime import timedelta
 
 from django.db import transaction
@@ -19,7 +22,8 @@ from django.utils.translation import gettext as _
 
 from analysis.models import Sandbox
 from games import records, services
-from games.engine import GameState
+from games.engine import GameState, apply
+from games.engine.rules.site import MAX_SEED
 from games.models import DeckRow, DeedRow, Game, GameAction, Seat, Table, TradeRow
 
 
@@ -68,6 +72,10 @@ def sandbox_create(*, user, source: Game, step: int, seat: int) -> Game:
         names = [f"{name} ({p + 1})" for p, name in enumerate(names)]
     for player, name in zip(state.players, names, strict=True):
         player.name = name
+    # Fresh dice and cards from here (see the module's docstring), applied before the game's row
+    # holds the state.
+    reseed = {"type": "reseed", "player": seat, "amount": secrets.randbelow(MAX_SEED)}
+    state, reseed_events = apply(state, reseed)
     game = Game.objects.create(table=table, seed=source.seed, state=state.to_json())
     if table.pace == Table.Pace.LIVE:
         # A live game's play clock counts the minutes since its start (RULES.md 11): the sandbox
@@ -82,6 +90,7 @@ def sandbox_create(*, user, source: Game, step: int, seat: int) -> Game:
               .values_list("seq", "sub", "seat", "action", "events", "source")[:step] if step else [])
     rows += [GameAction(game=game, seq=q, sub=b, seat=st, action=a, events=e, source=src)
              for q, b, st, a, e, src in copied]
+    rows.append(GameAction(game=game, seq=state.seq, seat=seat, action=reseed, events=reseed_events, source="system"))
     GameAction.objects.bulk_create(rows, batch_size=500)
     DeedRow.objects.bulk_create([DeedRow(game=game, square=sq) for sq in state.board.deeds])
     DeckRow.objects.bulk_create([DeckRow(game=game, name=name) for name in state.decks])

@@ -33,8 +33,10 @@ def lease() -> timedelta:
     ANALYSIS_LEASE_SECONDS, 90: shorter than the broker's redelivery, 120 s on Redis)."""
     return timedelta(seconds=settings.ANALYSIS_LEASE_SECONDS)
 
-# The analysis's own seeds: round r's playouts use SEED_BASE + r, never anything of the game.
+# The analysis's own seeds: round r's playouts use SEED_BASE + r, never anything of the game; the
+# swing of the record's action n (a turning point's candidate), SWING_SEED_BASE + n.
 SEED_BASE = 30_000
+SWING_SEED_BASE = 1_000_000
 TASK = "analysis.tasks.analyse_game"
 
 
@@ -79,6 +81,10 @@ def held_for(*, game_id: int) -> float | None:
     return max(0.0, (until - timezone.now()).total_seconds())
 
 
+class _Lost(Exception):
+    """The run's claim lapsed to another run while it measured the turning points' swings."""
+
+
 def analysis_run(*, game_id: int) -> str:
     """Compute (or finish) a finished game's analysis. Returns what it did: "done", "held"
     (another run holds the claim: ``held_for`` says how long), "busy" (done already, or a game
@@ -112,7 +118,18 @@ def analysis_run(*, game_id: int) -> str:
             return "lost"
     steps = len(record["actions"])
     points.append(compute.end_point(replayed.final, replayed.sides, steps))
-    turning = compute.turning_points(points, replayed.events, replayed.sides)
+
+    def swing(step: int) -> list[float]:
+        before, after, seen = compute.around(record, replayed, step)
+        moved = estimate.swing(before, after, seen=seen, seed=SWING_SEED_BASE + step)
+        if not mine.update(claimed_until=timezone.now() + lease()):  # (renewed: a few seconds each)
+            raise _Lost
+        return moved
+
+    try:
+        turning = compute.turning_points(points, replayed.events, replayed.sides, swing=swing)
+    except _Lost:
+        return "lost"
     luck = compute.luck(record, replayed.events) or []
     done = mine.update(points=points, turning=turning, luck=luck, status=GameAnalysis.Status.DONE,
                        claimed_until=None, finished_at=timezone.now(), error="")

@@ -15,7 +15,12 @@ Prints, with the machine's load average (other work slows every figure here):
   to ``--game-target``, and its total;
 * antithetic dice against independent playouts (the variance of the estimate);
 * what the round cap costs: the same playouts (common random numbers) played on to 400 more
-  rounds, and the chances had they stopped at each cap (ranked by net worth), against them.
+  rounds, and the chances had they stopped at each cap (ranked by net worth), against them;
+* the late-game shortcut (``decisive``) against the strategy bots playing every playout to its
+  end, on 200 positions of real bot games (``policy``): see ``policy_check``.
+
+``target`` and ``compare`` are timed with the shortcut (``--decisive``, 3 by default here) and
+without it (the engine's default) on the same positions and seeds, side by side; ``game`` without.
 
 Times are CPU seconds of this one process (one core), the wall-clock time beside them.
 Targets of the issue: ±3 points p50 ≤ 1 s, compare ≤ 2 s, a 60-round game ≤ 2 min.
@@ -34,7 +39,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from analysis import compute
 from games.engine.analysis import (
+    DECISIVE_RATIO,
     DEFAULT_ROUND_CAP,
     bot_game_positions,
     compare,
@@ -46,7 +53,7 @@ from games.engine.analysis import (
 )
 from games.engine.bots import make_bot
 from games.engine.ruleset import RuleSet
-from games.engine.simulate import play_game
+from games.engine.simulate import default_names, play_game
 
 RULES = RuleSet.build("classic")
 MID_ROUND = 15
@@ -83,6 +90,110 @@ def _pct(values: list[float], q: float) -> float:
     return values[min(len(values) - 1, int(q * len(values)))]
 
 
+def binomial_upper(k: int, n: int, level: float = 0.95) -> float:
+    """The one-sided upper ``level`` confidence bound (Clopper-Pearson, exact) of a proportion
+    seen k times in n: the largest p with P(X <= k | n, p) >= 1 - level, by bisection."""
+    if k >= n:
+        return 1.0
+
+    def cdf(p: float) -> float:
+        term = (1 - p) ** n  # P(X = 0)
+        total = term
+        for i in range(1, k + 1):
+            term *= (n - i + 1) / i * p / (1 - p)
+            total += term
+        return total
+
+    lo, hi = k / n, 1.0
+    for _ in range(60):
+        mid = (lo + hi) / 2
+        if cdf(mid) >= 1 - level:
+            lo = mid
+        else:
+            hi = mid
+    return lo
+
+
+def policy_positions(count: int) -> list:
+    """``count`` positions of real four-player classic games of strategy bots (seeds 1000..,
+    none of the games the shortcut's ratio was chosen on: 5000-5024): the starts of rounds 10,
+    20, 30 and 40 of each game that reached them."""
+    out = []
+    seed = 1000
+    while len(out) < count:
+        got = bot_game_positions(RULES, 4, seed, [10, 20, 30, 40])
+        out.extend((seed, r, got[r]) for r in sorted(got))
+        seed += 1
+    return out[:count]
+
+
+def policy_check(positions: list, playouts: int, seed: int, decisive: float, tolerance: float = 0.02) -> dict:
+    """The late-game shortcut against the strategy bots' own playouts, paired: each playout is
+    played once, to its end (the reference, as with ``decisive=None``), and the shortcut's verdict
+    is taken on the way (``playout(..., verdict=)``): the two estimates share every random number
+    and every move up to the shortcut, so they differ only where the shortcut named another
+    winner than the game then had. Per position and player, the difference of the two chances
+    (shortcut minus reference) is exact for these playouts; its noise is that of how often the
+    shortcut is wrong. A position counts as within ``tolerance`` when the exact 95% upper bound
+    (Clopper-Pearson) of the share of its playouts whose verdict differed is at most
+    ``tolerance``: no player's chance can move by more than that share, so the difference is then
+    within ``tolerance`` at 95% whatever the sign of each error."""
+    rows = []
+    wrong_total = stopped_total = turns_total = turns_saved = 0
+    for j, (game, rnd, st) in enumerate(positions):
+        pub = public_position(st)
+        unseen = unseen_counts(pub, None)
+        n = len(st.players)
+        ref = [0.0] * n
+        short = [0.0] * n
+        wrong = 0
+        for i in range(playouts):
+            verdict: list = []
+            share, _end, turns = playout(
+                pub, unseen, playout_key(seed + j, i), DEFAULT_ROUND_CAP, decisive=decisive, verdict=verdict
+            )
+            turns_total += turns
+            got = share
+            if verdict:
+                stopped_total += 1
+                got, at = verdict[0]
+                turns_saved += turns - at
+                if got != share:
+                    wrong += 1
+            for p in range(n):
+                ref[p] += share[p]
+                short[p] += got[p]
+        diffs = [(b - a) / playouts for a, b in zip(ref, short, strict=True)]
+        worst = max(abs(d) for d in diffs)
+        bound = binomial_upper(wrong, playouts)
+        rows.append(
+            {
+                "game": game,
+                "round": rnd,
+                "diffs": diffs,
+                "worst": worst,
+                "wrong": wrong,
+                "bound": bound,
+                "within": bound <= tolerance,
+                "ref": [x / playouts for x in ref],
+            }
+        )
+        wrong_total += wrong
+    total = playouts * len(positions)
+    return {
+        "rows": rows,
+        "mean_abs": statistics.mean(abs(d) for r in rows for d in r["diffs"]),
+        "max_abs": max(r["worst"] for r in rows),
+        "within": sum(r["within"] for r in rows),
+        "point_within": sum(r["worst"] <= tolerance for r in rows),
+        "wrong": wrong_total,
+        "wrong_bound": binomial_upper(wrong_total, total),
+        "stopped": stopped_total / total,
+        "saved": turns_saved / max(1, turns_total),
+        "playouts": playouts,
+    }
+
+
 def _load() -> str:
     return "load average " + " ".join(f"{x:.2f}" for x in os.getloadavg()) + f" on {os.cpu_count()} cores"
 
@@ -114,11 +225,15 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--engine-games", type=int, default=100, help="bench/engine.py games beside it")
     ap.add_argument("--cap-positions", type=int, default=10, help="positions of the round-cap check")
     ap.add_argument("--cap-playouts", type=int, default=150, help="playouts per position of that check")
+    ap.add_argument("--policy-positions", type=int, default=200, help="positions of the shortcut's check")
+    ap.add_argument("--policy-playouts", type=int, default=300, help="playouts per position of that check")
+    ap.add_argument("--swing-playouts", type=int, default=300, help="playouts a side of a candidate's swing")
+    ap.add_argument("--decisive", type=float, default=DECISIVE_RATIO, help="the late-game shortcut's ratio")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--smoke", action="store_true", help="tiny sizes, to check that it runs")
     ap.add_argument(
         "--sections",
-        default="rate,target,compare,game,antithetic,cap",
+        default="rate,target,compare,game,antithetic,cap,policy",
         help="which figures (comma-separated; default all)",
     )
     args = ap.parse_args(argv)
@@ -127,17 +242,23 @@ def main(argv: list[str] | None = None) -> int:
         args.positions, args.target, args.game_target = 2, 0.2, 0.3
         args.max_playouts, args.rate_playouts, args.engine_games = 200, 20, 2
         args.cap_positions, args.cap_playouts = 1, 4
+        args.policy_positions, args.policy_playouts = 2, 10
+        args.swing_playouts = 4
     print(f"{_load()}; CPU seconds of one process (wall in brackets)")
 
     positions = mid_game_positions(args.positions)
 
     # -- playouts per second, beside whole games ----------------------------------------------
     if "rate" in sections:
-        est, cpu, wall = _timed(lambda: win_chances(positions[0], args.rate_playouts, args.seed))
-        print(
-            f"playouts from round {MID_ROUND}: {est.playouts / cpu:.0f} games/s  {est.turns / cpu:.0f} player turns/s "
-            f"({est.playouts} playouts, {cpu:.2f} s [{wall:.2f} s]; {est.capped + est.tied} at the round cap)"
-        )
+        for label, decisive in (("with the shortcut", args.decisive), ("played to the end", None)):
+            est, cpu, wall = _timed(
+                lambda d=decisive: win_chances(positions[0], args.rate_playouts, args.seed, decisive=d)
+            )
+            print(
+                f"playouts from round {MID_ROUND}, {label}: {est.playouts / cpu:.0f} games/s  "
+                f"{est.turns / cpu:.0f} player turns/s ({est.playouts} playouts, {cpu:.2f} s [{wall:.2f} s]; "
+                f"{est.capped + est.tied} at the round cap, {est.decided} by the shortcut)"
+            )
         r = _engine_bench()("classic", args.engine_games, 1, False)
         print(
             f"bench/engine.py whole games: {r['games_per_s']:.0f} games/s  {r['turns_per_s']:.0f} player turns/s "
@@ -146,28 +267,44 @@ def main(argv: list[str] | None = None) -> int:
 
     # -- time to the target over mid-game positions --------------------------------------------
     if "target" in sections:
-        times, walls, counts = [], [], []
+        # With and without the shortcut, position by position (the same seeds), so that a change
+        # of the machine's load touches both alike.
+        runs = {args.decisive: ([], [], []), None: ([], [], [])}
         for i, st in enumerate(positions):
-            est, cpu, wall = _timed(
-                lambda st=st, i=i: win_chances(st, args.max_playouts, args.seed + i, target=args.target)
+            for decisive, (times, walls, counts) in runs.items():
+                est, cpu, wall = _timed(
+                    lambda st=st, i=i, d=decisive: win_chances(
+                        st, args.max_playouts, args.seed + i, target=args.target, decisive=d
+                    )
+                )
+                times.append(cpu)
+                walls.append(wall)
+                counts.append(est.playouts)
+        for decisive, (times, walls, counts) in runs.items():
+            label = "with the shortcut" if decisive else "played to the end"
+            print(
+                f"estimate to ±{100 * args.target:g} points (95%) over {len(positions)} positions, {label}: "
+                f"p50 {_pct(times, 0.5):.2f} s  p90 {_pct(times, 0.9):.2f} s  [wall p50 {_pct(walls, 0.5):.2f} s]; "
+                f"playouts p50 {int(_pct(counts, 0.5))} p90 {int(_pct(counts, 0.9))} "
+                f"(target: p50 <= 1 s)"
             )
-            times.append(cpu)
-            walls.append(wall)
-            counts.append(est.playouts)
-        print(
-            f"estimate to ±{100 * args.target:g} points (95%) over {len(positions)} positions: "
-            f"p50 {_pct(times, 0.5):.2f} s  p90 {_pct(times, 0.9):.2f} s  [wall p50 {_pct(walls, 0.5):.2f} s]; "
-            f"playouts p50 {int(_pct(counts, 0.5))} p90 {int(_pct(counts, 0.9))} "
-            f"(target: p50 <= 1 s)"
-        )
+        ratio = statistics.median(x / y for x, y in zip(runs[args.decisive][0], runs[None][0], strict=True))
+        print(f"  the shortcut's time over the full playouts', per position: median {ratio:.2f}")
 
     # -- compare: with and without a trade -----------------------------------------------------
     if "compare" in sections:
         pairs = [(st, b) for st in positions for b in [_traded(st)] if b is not None][: max(1, min(5, len(positions)))]
         ctimes, cwalls, cwidth, ccount = [], [], [], []
+        plain_times = []
         for j, (a, b) in enumerate(pairs):
+            _cmp, plain_cpu, _wall = _timed(
+                lambda a=a, b=b, j=j: compare(a, b, args.max_playouts, args.seed + j, target=args.target, decisive=None)
+            )
+            plain_times.append(plain_cpu)
             cmp, cpu, wall = _timed(
-                lambda a=a, b=b, j=j: compare(a, b, args.max_playouts, args.seed + j, target=args.target)
+                lambda a=a, b=b, j=j: compare(
+                    a, b, args.max_playouts, args.seed + j, target=args.target, decisive=args.decisive
+                )
             )
             ctimes.append(cpu)
             cwalls.append(wall)
@@ -186,7 +323,7 @@ def main(argv: list[str] | None = None) -> int:
                 f"{len(ctimes)} positions: p50 {statistics.median(ctimes):.2f} s "
                 f"[wall {statistics.median(cwalls):.2f} s], playouts per side p50 {int(statistics.median(ccount))}, "
                 f"the difference's interval {statistics.mean(cwidth):.2f} of two separate estimates' "
-                f"(target: <= 2 s)"
+                f"(target: <= 2 s); played to the end: p50 {statistics.median(plain_times):.2f} s"
             )
 
     # -- a whole game --------------------------------------------------------------------------
@@ -202,6 +339,7 @@ def main(argv: list[str] | None = None) -> int:
         states = bot_game_positions(RULES, 4, seed, rounds)
         per_round = []
         total_cpu = total_wall = 0.0
+        chances = {}
         for rnd in rounds:
             est, cpu, wall = _timed(
                 lambda rnd=rnd: win_chances(states[rnd], args.max_playouts, args.seed, target=args.game_target)
@@ -209,11 +347,47 @@ def main(argv: list[str] | None = None) -> int:
             total_cpu += cpu
             total_wall += wall
             per_round.append(cpu)
+            chances[rnd] = [c.p for c in est.chances]
         print(
             f"whole game of {result.state.round} rounds (seed {seed}), an estimate to ±{100 * args.game_target:g} "
             f"points as each of rounds 1-{rounds[-1]} began: {total_cpu:.1f} s [{total_wall:.1f} s], "
             f"per round p50 {statistics.median(per_round):.2f} s (target: <= 120 s)"
         )
+        # Its turning points (analysis/compute.py), each explained by the candidate action whose
+        # own swing (just before against just after it, common random numbers) was the largest.
+        full = play_game(RULES, [make_bot("strategy") for _ in range(4)], seed, keep_log=True)
+        record = {"rules": RULES.to_json(), "seed": seed, "names": default_names(4), "actions": full.log}
+        replayed = compute.replay(record)
+        points = [
+            {"round": s.round, "step": s.step, "p": chances[s.round]} for s in replayed.starts if s.round in chances
+        ]
+        if not args.smoke:
+            points.append(compute.end_point(replayed.final, replayed.sides, len(full.log)))
+        asked = []
+
+        def swing(step: int) -> list[float]:
+            before, after, seen = compute.around(record, replayed, step)
+            asked.append(step)
+            cmp = compare(before, after, args.swing_playouts, 1_000_000 + step, seen=seen)
+            return [d.delta for d in cmp.differences]
+
+        turning, cpu, wall = _timed(
+            lambda: compute.turning_points(points, replayed.events, replayed.sides, swing=swing)
+        )
+        plain = compute.turning_points(points, replayed.events, replayed.sides)
+        print(
+            f"  its turning points by measured swings: {len(asked)} candidate actions x {args.swing_playouts} "
+            f"playouts a side, {cpu:.1f} s [{wall:.1f} s]; whole game with them {total_cpu + cpu:.1f} s"
+        )
+        for t, w in zip(turning, plain, strict=True):
+            kind = replayed.events[t["step"] - 1][t["event"]].get("e") if t["step"] else "-"
+            by_weight = replayed.events[w["step"] - 1][w["event"]].get("e") if w["step"] else "-"
+            moved = "not measured" if t["swing"] is None else f"{100 * t['swing']:+.1f} points"
+            print(
+                f"    round {t['round']}, seat {t['side']} {100 * t['from']:.0f}% -> {100 * t['to']:.0f}%: "
+                f"action {t['step']} ({kind}, its own swing {moved}); the weighting named action {w['step']} "
+                f"({by_weight})"
+            )
 
     # -- antithetic dice -----------------------------------------------------------------------
     if "antithetic" in sections:
@@ -268,6 +442,34 @@ def main(argv: list[str] | None = None) -> int:
                 f"  cap {c:>3}{mark}: {100 * statistics.mean(worst[c]):.1f} / {100 * max(worst[c]):.1f} points, "
                 f"{turns[c] / max(1, all_turns):.2f} of the turns"
             )
+    # -- the late-game shortcut against the strategy bots' full playouts ------------------------
+    if "policy" in sections:
+        check, cpu, _wall = _timed(
+            lambda: policy_check(
+                policy_positions(args.policy_positions), args.policy_playouts, args.seed, args.decisive
+            )
+        )
+        print(
+            f"late-game shortcut (a net worth {args.decisive:g} times the others' together wins) against the "
+            f"strategy bots playing on to the end, {len(check['rows'])} positions of real games "
+            f"(rounds 10/20/30/40 of games 1000..) x {check['playouts']} paired playouts ({cpu:.0f} s):"
+        )
+        for k, r in enumerate(check["rows"]):
+            ds = " ".join(f"{100 * d:+.2f}" for d in r["diffs"])
+            ref = " ".join(f"{100 * x:.1f}" for x in r["ref"])
+            print(
+                f"  {k + 1:>3} game {r['game']} round {r['round']:>2}: chances {ref}; shortcut - full {ds} points; "
+                f"{r['wrong']} of {check['playouts']} verdicts differ, 95% bound {100 * r['bound']:.2f} "
+                f"{'within' if r['within'] else 'NOT shown within'} 2"
+            )
+        print(
+            f"  mean |difference| {100 * check['mean_abs']:.3f} points, max {100 * check['max_abs']:.2f}; "
+            f"within 2 points: {check['within']} of {len(check['rows'])} shown at 95% (the bound on the "
+            f"share of verdicts that differed), {check['point_within']} by the point difference; "
+            f"{check['wrong']} of {check['playouts'] * len(check['rows'])} playouts' verdicts differed overall "
+            f"(95% bound {100 * check['wrong_bound']:.3f}%); the shortcut stopped {100 * check['stopped']:.0f}% of the "
+            f"playouts, skipping {100 * check['saved']:.1f}% of the turns"
+        )
     print(_load())
     return 0
 

@@ -505,6 +505,8 @@ BOT_DELAY_SECONDS = env_int("BOT_DELAY_MS", 1000, minimum=0) / 1000
 # lasts unless renewed (it is, every round): a run that died is taken over after it.
 ANALYSIS_MAX_PLAYOUTS = env_int("ANALYSIS_MAX_PLAYOUTS", 1000, minimum=1)
 ANALYSIS_LEASE_SECONDS = env_int("ANALYSIS_LEASE_SECONDS", 90, minimum=1)
+# A turning point's candidate actions: playouts a side of each one's measured swing (estimate.swing).
+ANALYSIS_SWING_PLAYOUTS = env_int("ANALYSIS_SWING_PLAYOUTS", 300, minimum=1)
 # Every task is idempotent (process_deadlines claims each game by its row lock and deadline;
 # notifications by a unique row per event and a conditional UPDATE), so a task is acknowledged
 # after it ran, and one whose worker process died is queued again, not lost. Each worker

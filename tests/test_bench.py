@@ -118,7 +118,9 @@ def test_analysis():
     assert_labels(out, "load average", "playouts from round", "bench/engine.py whole games", "games/s",
                   "player turns/s", "estimate to ±", "p50", "p90", "compare with/without a trade",
                   "whole game of", "as each of rounds", "antithetic dice", "of two separate estimates'",
-                  "round cap,", "(default)")
+                  "round cap,", "(default)", "with the shortcut", "played to the end",
+                  "late-game shortcut", "its turning points by measured swings", "its own swing",
+                  "shortcut - full", "verdicts differ", "mean |difference|", "within 2 points:")
 
 
 def test_web_profile(bench_database_url):

@@ -371,6 +371,8 @@ def describe(event: dict, names: list[str], board: Board,
             if event.get("what") == "nudge":
                 return gettext("{who} nudged {to}.").format(who=who("by"), to=who())
             return _note(event, who(), gettext)
+        case "reseed":
+            return gettext("From here on the dice and the cards are this game's own: fresh, not the old game's.")
         case "agreed_end":
             return gettext("Every player agreed to end the game in round {n}: net worth ranks them.").format(
                 n=event["round"])

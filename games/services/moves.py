@@ -59,8 +59,9 @@ MAX_BOT_ACTIONS = 2000
 # is lost, the deadline sweep plays the bot (issue 10: no bot action lost).
 BOT_BACKSTOP_SECONDS = 30
 # The engine's actions only the site applies (a player's form never names them): RULES.md 11's
-# timeout, RULES.md 16's notes and end by agreement (games/agreement.py, games/site_notes.py).
-SITE_ACTIONS = frozenset({"timeout", "note", "end_agreed"})
+# timeout, RULES.md 16's notes and end by agreement (games/agreement.py, games/site_notes.py), and
+# a sandbox's fresh dice (analysis/sandbox.py).
+SITE_ACTIONS = frozenset({"timeout", "note", "end_agreed", "reseed"})
 
 
 @dataclass

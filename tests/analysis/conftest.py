@@ -13,6 +13,7 @@ from tests.games.play_helpers import autoplay, end_by_surrenders, start_game
 def _cheap_estimate(settings) -> None:
     settings.ANALYSIS_MAX_PLAYOUTS = 6
     settings.ANALYSIS_TARGET = None
+    settings.ANALYSIS_SWING_PLAYOUTS = 4
 
 
 def finish(host, *others, actions: int = 160, **kwargs) -> Game:

@@ -3,8 +3,10 @@ the turning points and the dice's luck, on records replayed by the engine."""
 
 from __future__ import annotations
 
-from analysis import compute
-from games.engine import GameState
+import pytest
+
+from analysis import compute, estimate
+from games.engine import GameState, RuleSet, new_game
 from ratings.record import analyse
 from tests.ratings.helpers import play_record
 
@@ -57,3 +59,73 @@ def test_turning_points_are_the_three_largest_swings_with_the_action_that_explai
     assert (out[0]["from"], out[0]["to"], out[0]["step"], out[0]["event"]) == (.45, .8, 17, 0)
     assert out[1]["end"] and out[1]["step"] == 43
     assert compute.turning_points(points[:1], events, [[0], [1]]) == []
+
+
+def _replayed_to(record: dict, steps: int) -> GameState:
+    """The position after the record's first ``steps`` actions, replayed from its start alone."""
+    rules = RuleSet.from_json(record["rules"])
+    state, _ = new_game(rules, [str(n) for n in record["names"]], record["seed"], teams=record.get("teams"))
+    for action in record["actions"][:steps]:
+        compute._apply_recorded(state, action, events=False)
+    return state
+
+
+def test_the_positions_around_an_action_are_those_of_the_replay():
+    record = play_record("classic", 3, seed=11)
+    replayed = compute.replay(record)
+    last = len(record["actions"])
+    for step in (1, replayed.starts[3].step, replayed.starts[3].step + 1, last // 2, last):
+        before, after, seen = compute.around(record, replayed, step)
+        assert before.to_json() == _replayed_to(record, step - 1).to_json()
+        assert after.to_json() == _replayed_to(record, step).to_json()
+        assert all(k >= 0 for k in seen.values())
+    for bad in (0, last + 1):
+        with pytest.raises(ValueError):
+            compute.around(record, replayed, bad)
+
+
+@pytest.mark.slow  # (about 15 s of playouts: each candidate's swing, measured)
+def test_a_turning_point_names_the_action_whose_own_swing_was_largest(settings):
+    settings.ANALYSIS_SWING_PLAYOUTS = 16
+    record = play_record("classic", 3, seed=11)
+    replayed = compute.replay(record)
+    points = []
+    for start in replayed.starts:
+        est = estimate.chances(start.state, seen=start.seen, seed=5 + start.round)
+        points.append({"round": start.round, "step": start.step, "p": [c.p for c in est.chances]})
+    points.append(compute.end_point(replayed.final, replayed.sides, len(record["actions"])))
+
+    measured: dict[int, list[float]] = {}
+
+    def swing(step: int) -> list[float]:
+        before, after, seen = compute.around(record, replayed, step)
+        measured[step] = estimate.swing(before, after, seen=seen, seed=step)
+        return measured[step]
+
+    out = compute.turning_points(points, replayed.events, replayed.sides, swing=swing)
+    plain = compute.turning_points(points, replayed.events, replayed.sides)
+    assert [(t["round"], t["side"]) for t in out] == [(t["round"], t["side"]) for t in plain]
+    assert measured, "no turning point had two candidate actions"
+    for t in out:
+        if t["swing"] is None:
+            continue
+        first, last = points_step(points, t["round"]), points_step(points, t["to_round"], t["end"])
+        span = [s for s in measured if first < s <= last]
+        sign = 1 if t["to"] >= t["from"] else -1
+        side = t["side"]
+        # The named action is the candidate that moved the side most the way its chance went.
+        assert t["step"] in span and t["swing"] == round(measured[t["step"]][side], 4)
+        assert all(sign * measured[s][side] <= sign * measured[t["step"]][side] for s in span)
+        assert 0 <= t["event"] < len(replayed.events[t["step"] - 1])
+
+    # A player's bankruptcy costs that player every chance it had: its swing is never a gain.
+    out_at = next(n for n, evs in enumerate(replayed.events, start=1) if any(e.get("e") == "bankrupt" for e in evs))
+    loser = next(e["p"] for e in replayed.events[out_at - 1] if e.get("e") == "bankrupt")
+    before, after, seen = compute.around(record, replayed, out_at)
+    moved = estimate.swing(before, after, seen=seen, seed=1)
+    assert moved[loser] <= 0 and abs(sum(moved)) < 1e-9
+
+
+def points_step(points: list[dict], rnd: int, end: bool = False) -> int:
+    """The step of the chart's point of round ``rnd`` (the end point when ``end``)."""
+    return next(p["step"] for p in points if p["round"] == rnd and bool(p.get("end")) == end)

@@ -9,7 +9,9 @@ from django.urls import reverse
 
 from analysis.models import Sandbox
 from games import records, services
-from games.engine import GameState
+from games.engine import GameState, apply
+from games.engine.dice import StateRng
+from games.errors import GameError
 from games.models import Game, GameAction, Seat, Table, TradeRow
 from ratings.models import PlayerResult, Progress
 from ratings.services import game_result_record
@@ -60,6 +62,47 @@ def test_playing_on_starts_a_private_game_against_bots_at_that_position(client, 
     assert client.get(reverse("games:game", args=[game.pk])).status_code == 404
     assert "Play on" not in client.get(reverse("games:watch")).content.decode()
     assert "Play on" not in client.get(reverse("games:lobby")).content.decode()
+
+
+def test_a_sandbox_has_fresh_dice_and_cards_kept_in_its_record(client, finished, alice):
+    step = 57
+    client.force_login(alice)
+    _play_on(client, finished, step, 0)
+    game = Sandbox.objects.get().game
+    there = records.replay_position(replay=services.game_replay(game=finished), step=step).state
+    # Right after the copied moves, the site's reseed with a seed of its own (no player chose it).
+    row = GameAction.objects.filter(game=game).exclude(seq=0).order_by("seq", "sub")[step]
+    assert row.action["type"] == "reseed" and row.source == "system" and row.seat == 0
+    assert row.action["amount"] != finished.seed and 0 <= row.action["amount"] < 2**64
+    fresh = there.copy()
+    apply(fresh, row.action)
+    # Not the finished game's stream: other dice to come, the undrawn cards in another order.
+    assert fresh.rng != there.rng and _rolls(fresh) != _rolls(there)
+    assert any(fresh.decks[k] != there.decks[k] for k in there.decks)
+    # Its log says so, and its record still replays exactly to the game's state.
+    page = client.get(reverse("games:game", args=[game.pk])).content.decode()
+    assert "the dice and the cards are this game" in page.replace("&#x27;", "'")
+    _replays_to_its_state(game)
+    # A second sandbox from the same step gets dice of its own too.
+    _play_on(client, finished, step, 0)
+    second = Sandbox.objects.exclude(game=game).get().game
+    row2 = GameAction.objects.filter(game=second).exclude(seq=0).order_by("seq", "sub")[step]
+    assert row2.action["type"] == "reseed" and row2.action["amount"] != row.action["amount"]
+
+
+def test_a_player_cannot_post_a_reseed(client, alice, bob):
+    game = start_game(alice, bob)
+    before = Game.objects.get(pk=game.pk).version
+    seat = Seat.objects.get(table=game.table, user=alice).position
+    with pytest.raises(GameError):
+        services.game_submit_actions(game=game.pk, user=alice, expected_version=before,
+                                     actions=[{"type": "reseed", "player": seat, "amount": 1}])
+    assert Game.objects.get(pk=game.pk).version == before
+
+
+def _rolls(state: GameState, n: int = 8) -> list:
+    rng = StateRng(state.copy())
+    return [rng.dice() for _ in range(n)]
 
 
 def test_a_sandbox_that_ends_gives_no_rating_or_progress(client, finished, alice):

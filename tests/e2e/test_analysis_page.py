@@ -22,6 +22,7 @@ pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True)]
 def _cheap_estimate(settings) -> None:
     settings.ANALYSIS_MAX_PLAYOUTS = 12
     settings.ANALYSIS_TARGET = None
+    settings.ANALYSIS_SWING_PLAYOUTS = 8
 
 
 @pytest.mark.parametrize("width", [1280, 390])

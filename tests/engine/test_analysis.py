@@ -9,8 +9,10 @@ import pytest
 
 from games.engine import RuleSet, apply, invariants, new_game, waiting_on
 from games.engine.analysis import (
+    DECISIVE_RATIO,
     MIN_PLAYOUTS,
     AnalysisError,
+    _decisive_side,
     bot_game_positions,
     compare,
     playout,
@@ -153,6 +155,12 @@ def test_a_maximum_bid_is_never_used():
         {"seen": {"chance": -1}},
         {"seen": {"nope": 1}},
         {"batch": 0},
+        {"decisive": 1},
+        {"decisive": 0.5},
+        {"decisive": "3"},
+        {"decisive": True},
+        {"decisive": float("nan")},
+        {"decisive": float("inf")},
     ],
 )
 def test_bad_arguments_are_refused_and_change_nothing(positions, kwargs):
@@ -200,7 +208,7 @@ def test_a_certain_winner_gets_a_chance_of_one_within_its_interval():
     rich, poor = est.chances
     assert rich.p == 1.0 and rich.high == 1.0 and 0.95 < rich.low < 1.0
     assert poor.p == 0.0 and poor.low == 0.0 and 0 < poor.high < 0.05
-    assert est.finished == est.playouts == 100 and est.capped == 0
+    assert est.finished + est.decided == est.playouts == 100 and est.capped == 0
 
 
 def test_a_game_already_over_is_certain():
@@ -267,7 +275,7 @@ def test_sequential_stopping_stops_once_the_intervals_are_narrow(positions):
 def test_antithetic_pairs_are_counted_and_sum_to_one(positions):
     est = win_chances(positions[20], 40, seed=3, round_cap=5, antithetic=True)
     assert est.antithetic and est.playouts == 40
-    assert est.finished + est.capped + est.tied == 40
+    assert est.finished + est.capped + est.tied + est.decided == 40
     assert sum(c.p for c in est.chances) == pytest.approx(1.0)
 
 
@@ -331,3 +339,83 @@ def test_common_random_numbers_see_a_gift_surer_than_two_separate_estimates(posi
     ]
     assert max(ratios) < 0.7, ratios
     assert sum(x.delta for x in cmp.differences) == pytest.approx(0.0, abs=1e-9)
+
+
+# -- the late-game shortcut (decisive) -------------------------------------------------------------
+
+
+def test_the_shortcut_names_only_a_side_three_times_as_rich_as_the_others_together():
+    rich = _certain_win()  # seat 0: every deed, hotels and $100,000; seat 1: $1
+    assert _decisive_side(rich, 3.0) == 0
+
+    st, _ = new_game(CLASSIC, ["a", "b", "c", "d"], seed=3, events=False)
+    _give(st, 2, 100_000)
+    # Four players still in: never asked (the shortcut's rule: at most three sides in).
+    assert _decisive_side(st, 3.0) is None
+    st.players[0].bankrupt = True  # out of the game: counts for nothing
+    st.players[0].cash = 0
+    assert _decisive_side(st, 3.0) == 2
+
+    # Seat 2 with three times the other two's $1,500 each, less a dollar: not yet; with it: decided.
+    _give(st, 2, 3 * 2 * 1500 - st.players[2].cash - 1)
+    assert _decisive_side(st, 3.0) is None
+    _give(st, 2, 1)
+    assert _decisive_side(st, 3.0) == 2
+    assert _decisive_side(st, 4.0) is None
+    # Deeds count at their net worth (RULES.md 12): the others' deeds can undo a lead in cash.
+    st.owner[39] = 1  # Boardwalk, $400
+    assert _decisive_side(st, 3.0) is None
+
+
+def test_the_shortcut_weighs_teams_as_one_side():
+    rules = RuleSet.build("world-teams")
+    st = bot_game_positions(rules, 4, 21, [6])[6]
+    _give(st, 0, 50 * sum(p.cash for p in st.players) + 100_000)  # seat 0 of team (0, 2): far ahead
+    assert _decisive_side(st, 3.0) == 0  # the first side: team (0, 2); two sides in, always asked
+    est = win_chances(st, 20, seed=1, round_cap=3, decisive=DECISIVE_RATIO)
+    assert est.decided > 0 and est.chances[0].seats == (0, 2) and est.chances[0].p > 0.9
+
+
+def test_a_playout_played_on_past_the_shortcut_keeps_its_verdict(positions):
+    # bench/analysis.py checks the shortcut against the same playouts played to their end.
+    pub = public_position(positions[20])
+    unseen = unseen_counts(pub, None)
+    decided = 0
+    for index in range(12):
+        key = playout_key(5, index)
+        short = playout(pub, unseen, key, 100, decisive=DECISIVE_RATIO)
+        full = playout(pub, unseen, key, 100)
+        verdict: list = []
+        assert playout(pub, unseen, key, 100, decisive=DECISIVE_RATIO, verdict=verdict) == full
+        if short[1] == "decided":
+            decided += 1
+            assert verdict == [(short[0], short[2])] and short[2] <= full[2]
+            assert sum(short[0]) == 1.0 and max(short[0]) == 1.0
+        else:
+            assert verdict == [] and short == full  # never triggered: the very same playout
+    assert decided >= 6  # from round 20 most playouts end with one player far ahead
+
+
+def test_the_shortcut_agrees_with_playouts_played_to_the_end(positions):
+    # The same random numbers: the two estimates differ only in playouts whose verdict the end
+    # contradicted (bench/analysis.py measures that on 200 positions of other games).
+    for rnd in (8, 20):
+        fast = win_chances(positions[rnd], 150, seed=11, decisive=DECISIVE_RATIO)
+        full = win_chances(positions[rnd], 150, seed=11)
+        assert fast.decisive == DECISIVE_RATIO and full.decisive is None
+        assert fast.decided > 0 and full.decided == 0
+        assert fast.turns < full.turns
+        assert fast.finished + fast.decided + fast.capped + fast.tied == fast.playouts == full.playouts
+        for a, b in zip(fast.chances, full.chances, strict=True):
+            assert abs(a.p - b.p) <= 0.02, (rnd, a, b)
+
+
+def test_compare_uses_the_shortcut_on_both_sides_alike(positions):
+    st = positions[20]
+    gift = st.copy()
+    _give(gift, 2, 200)
+    fast = compare(st, gift, 60, seed=4, decisive=DECISIVE_RATIO)
+    full = compare(st, gift, 60, seed=4)
+    assert fast.a.decided > 0 and fast.b.decided > 0 and full.a.decided == full.b.decided == 0
+    for a, b in zip(fast.differences, full.differences, strict=True):
+        assert abs(a.delta - b.delta) <= 0.04

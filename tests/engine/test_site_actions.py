@@ -1,6 +1,7 @@
 """The site's RULES.md 16 actions in the engine (rules/site.py): a note changes nothing but the
 count of actions, a note the engine does not know is refused, the end by agreement ranks by net
-worth (section 12); neither is ever a legal action a player or a bot could choose."""
+worth (section 12); a reseed (a sandbox's fresh dice, issue 30) starts the generator again from
+its seed and shuffles the decks; none is ever a legal action a player or a bot could choose."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ import json
 import pytest
 
 from games.engine import IllegalAction, RuleSet, apply, describe, legal_actions, net_worth, new_game
+from games.engine.dice import StateRng
 
 
 def _game():
@@ -81,4 +83,36 @@ def test_the_end_by_agreement_ranks_by_net_worth():
 def test_neither_is_ever_a_legal_action():
     state = _game()
     for p in range(3):
-        assert not {a["type"] for a in legal_actions(state, p)} & {"note", "end_agreed"}
+        assert not {a["type"] for a in legal_actions(state, p)} & {"note", "end_agreed", "reseed"}
+
+
+def _rolls(state, n: int = 8) -> list:
+    """The next n rolls the game's own generator holds (on a copy)."""
+    copy = state.copy()
+    rng = StateRng(copy)
+    return [rng.dice() for _ in range(n)]
+
+
+def test_a_reseed_gives_fresh_dice_and_cards_and_replays_exactly():
+    state = _game()
+    old_rolls, old_decks = _rolls(state), {k: list(v) for k, v in state.decks.items()}
+    seq = state.seq
+    state, events = apply(state, {"type": "reseed", "player": 2, "amount": 12345})
+    assert events == [{"e": "reseed", "p": 2}] and state.seq == seq + 1
+    assert _rolls(state) != old_rolls
+    for name, pile in state.decks.items():
+        assert sorted(pile) == sorted(old_decks[name]) and pile != old_decks[name]  # the same cards, anew
+    # The same seed from the same position: the very same dice and cards (a record replays).
+    again, _ = apply(_game(), {"type": "reseed", "player": 2, "amount": 12345})
+    assert again.to_json() == state.to_json()
+    other, _ = apply(_game(), {"type": "reseed", "player": 2, "amount": 12346})
+    assert _rolls(other) != _rolls(state)
+
+
+@pytest.mark.parametrize("amount", [None, -1, 2**64, 1.5, "7", True])
+def test_a_reseed_without_a_whole_seed_is_refused_and_changes_nothing(amount):
+    state = _game()
+    before = state.to_json()
+    with pytest.raises(IllegalAction):
+        apply(state, {"type": "reseed", "player": 0, "amount": amount})
+    assert state.to_json() == before

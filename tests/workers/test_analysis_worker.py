@@ -26,7 +26,7 @@ def _row(game: Game) -> GameAnalysis | None:
 def test_the_analysis_worker_computes_it_and_a_killed_one_is_resumed(celery_processes, alice, bob):
     procs = celery_processes
     # Enough playouts that a round takes a moment (the kill must land midway), a short claim.
-    procs.env.update(ANALYSIS_MAX_PLAYOUTS="40", ANALYSIS_LEASE_SECONDS="3")
+    procs.env.update(ANALYSIS_MAX_PLAYOUTS="40", ANALYSIS_LEASE_SECONDS="3", ANALYSIS_SWING_PLAYOUTS="8")
     procs.worker()  # the deadline sweep's worker: it must leave the analysis alone
     game = finish(alice, bob, actions=160)
     first = _analyser(procs, "analysis-1")

@@ -19,7 +19,7 @@ from .context import _WAITING, DECISIONS, Ctx
 from .debt import _bankrupt
 from .money import _charge, _settle
 from .mortgages import _act_auction_own, _act_keep_mortgaged, _act_mortgage, _act_unmortgage
-from .site import _act_end_agreed, _act_note
+from .site import _act_end_agreed, _act_note, _act_reseed
 from .squares import _advance, _land
 from .timeouts import _act_timeout
 from .trades import _act_accept, _act_cancel, _act_propose, _act_reject
@@ -157,7 +157,7 @@ _HANDLERS = {
     "bus": _act_bus, "teleport": _act_teleport, "destroy": _act_destroy, "auction_own": _act_auction_own,
     "max_bid": _act_max_bid, "timeout": _act_timeout,
     # The site's (RULES.md 16; never in legal_actions): a note for the record, the end by agreement.
-    "note": _act_note, "end_agreed": _act_end_agreed,
+    "note": _act_note, "end_agreed": _act_end_agreed, "reseed": _act_reseed,
 }
 
 

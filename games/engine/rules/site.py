@@ -10,10 +10,17 @@ b}``: seat ``b`` nudged ``p``, the seat the game waits on; the one note that nam
 ``{"type": "end_agreed", "player": p}`` (``p``: the player whose
 agreement completed it) ends the game by agreement: net worth ranks the players still in and the
 richest wins (RULES.md 12), as at the round limit.
+
+``{"type": "reseed", "player": p, "amount": seed}`` (issue 30, play on from here): the game's own
+generator starts again from ``seed`` and every deck's undrawn pile is shuffled by it. A sandbox
+that starts at a finished game's position does this first, so its dice and cards are its own, not
+the ones the finished game's replay already showed; the seed is in the record, so the sandbox
+still replays exactly. ``p`` is the seat of the person who plays on.
 """
 
 from __future__ import annotations
 
+from ..dice import seed_to_state
 from ..errors import IllegalAction
 from .context import Ctx
 from .turns import _finish, _richest
@@ -36,6 +43,20 @@ def _act_note(ctx: Ctx, p: int, a: dict) -> None:
         ctx.ev("note", p=p, what=what, by=by)
         return
     ctx.ev("note", p=p, what=what)
+
+
+MAX_SEED = 2**64
+
+
+def _act_reseed(ctx: Ctx, p: int, a: dict) -> None:
+    seed = a.get("amount")
+    if type(seed) is not int or not 0 <= seed < MAX_SEED:
+        raise IllegalAction("malformed_action")
+    st = ctx.state
+    st.rng = seed_to_state(seed)
+    for name in sorted(st.decks):
+        ctx.rng.shuffle(st.decks[name])
+    ctx.ev("reseed", p=p)
 
 
 def _act_end_agreed(ctx: Ctx, p: int, a: dict) -> None:
