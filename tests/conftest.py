@@ -114,6 +114,17 @@ def _bots_play_within_the_move(settings: Settings) -> None:
     settings.BOT_DELAY_SECONDS = 0
 
 
+@pytest.fixture(autouse=True)
+def _cheap_analysis(settings: Settings) -> None:
+    # A finished game's analysis (issue 30) runs as soon as the game ends wherever tasks run
+    # inline: at the site's 1,000 playouts a round, a test that only finishes a game spent most of
+    # its CPU on it (tests/ratings/test_hook.py: 17 s of 21). A few playouts a round exercise the
+    # same code; the estimate's precision is tested on the engine (tests/engine/test_analysis.py).
+    settings.ANALYSIS_MAX_PLAYOUTS = 6
+    settings.ANALYSIS_TARGET = None
+    settings.ANALYSIS_SWING_PLAYOUTS = 4
+
+
 @pytest.fixture
 def password() -> str:
     """The password every factory-made user has."""

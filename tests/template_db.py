@@ -1,4 +1,4 @@
-"""On PostgreSQL every test database is a copy of one migrated template (issue 27).
+"""Every test database is a copy of one migrated template (issue 27).
 
 pytest-xdist gives each worker a test database of its own, and Django made each by running every
 migration: the same work once per worker, tens of seconds each on a loaded 2-core machine, before
@@ -10,11 +10,19 @@ The template's name holds a digest of the migrations and of Django's version, so
 migration makes a new template (the old ones of that database name are dropped) and a run with
 the same migrations reuses the last one. A PostgreSQL advisory lock serialises the workers, and
 runs of other checkouts on the same database name: one migrates, the others wait, then copy.
+
+On SQLite (the embedded defaults, ``bin/test --fast``) each worker's in-memory test database is
+filled from a migrated template file in the system's temporary folder, named by the same digest,
+with SQLite's backup API (a copy of pages, no SQL run); a file lock plays the advisory lock's part.
+A process's test database is then ready in under a second instead of about 10 s of migrations.
 """
 
 from __future__ import annotations
 
+import fcntl
 import hashlib
+import sqlite3
+import tempfile
 import zlib
 from pathlib import Path
 
@@ -70,9 +78,73 @@ def _ensure_template(creation, cursor, template: str, verbosity: int) -> None:
     cursor.execute(f"ALTER DATABASE {quote(building)} RENAME TO {quote(template)}")
 
 
+def sqlite_template_path() -> Path:
+    """The SQLite template file: in a folder of this checkout's own (as a PostgreSQL template is
+    named by its database), so that a checkout with other migrations never removes it."""
+    checkout = hashlib.sha256(str(ROOT).encode()).hexdigest()[:8]
+    return Path(tempfile.gettempdir()) / "monopoly-test-templates" / checkout / f"sqlite-{migrations_digest()}.sqlite3"
+
+
+def _migrate_file(creation, path: Path, verbosity: int) -> None:
+    """Migrate a new SQLite file at ``path``, through the test connection pointed at it for a while."""
+    from django.core.management import call_command
+
+    connection = creation.connection
+    name = connection.settings_dict["NAME"]
+    connection.close()
+    connection.settings_dict["NAME"] = str(path)
+    try:
+        call_command("migrate", verbosity=max(verbosity - 1, 0), interactive=False,
+                     database=connection.alias, run_syncdb=True)
+    finally:
+        connection.close()
+        connection.settings_dict["NAME"] = name
+
+
+# The in-memory databases filled here: one lives only while a connection to it is open.
+_KEPT_OPEN: list[sqlite3.Connection] = []
+
+
+def _fill_from_sqlite_template(creation, test_name: str, verbosity: int) -> None:
+    template = sqlite_template_path()
+    template.parent.mkdir(parents=True, exist_ok=True)
+    with open(template.parent / ".lock", "a") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # (released when the file closes)
+        if not template.exists():
+            for old in template.parent.glob("sqlite-*"):  # (other migrations', one cut short)
+                old.unlink()
+            building = template.with_name(template.name + ".new")
+            _migrate_file(creation, building, verbosity)
+            building.rename(template)  # (whole: a template is never seen half-migrated)
+        if verbosity >= 1:
+            creation.log(f"Copying {template} to {test_name}...")
+        source = sqlite3.connect(template)
+        target = sqlite3.connect(test_name, uri=True)
+        try:
+            source.backup(target)
+        finally:
+            source.close()
+    _KEPT_OPEN.append(target)
+
+
 def install() -> None:
-    """Make the PostgreSQL backend's test databases copies of the template."""
+    """Make the PostgreSQL backend's test databases copies of the template, and SQLite's in-memory
+    ones copies of the template file."""
     from django.db.backends.postgresql.creation import DatabaseCreation
+    from django.db.backends.sqlite3.creation import DatabaseCreation as SQLiteCreation
+
+    if not getattr(SQLiteCreation, "_copied_from_template", False):
+        sqlite_each = SQLiteCreation._create_test_db
+
+        def _create_sqlite_test_db(self, verbosity, autoclobber, keepdb=False):
+            test_name = sqlite_each(self, verbosity, autoclobber, keepdb)
+            if (not keepdb and self.connection.settings_dict["TEST"].get("MIGRATE") is not False
+                    and self.is_in_memory_db(test_name)):
+                _fill_from_sqlite_template(self, test_name, verbosity)
+            return test_name
+
+        SQLiteCreation._create_test_db = _create_sqlite_test_db
+        SQLiteCreation._copied_from_template = True
 
     if getattr(DatabaseCreation, "_copied_from_template", False):
         return

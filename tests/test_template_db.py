@@ -1,7 +1,11 @@
-"""tests/template_db.py: on PostgreSQL each worker's test database is a copy of one migrated
-template, named by a digest of the migrations, so a changed migration never meets an old copy."""
+"""tests/template_db.py: each worker's test database is a copy of one migrated template (a
+PostgreSQL database, or a SQLite file for the in-memory databases), named by a digest of the
+migrations, so a changed migration never meets an old copy."""
 
 from __future__ import annotations
+
+import sqlite3
+from contextlib import closing
 
 import pytest
 from django.db import connection
@@ -40,10 +44,30 @@ def test_the_test_database_has_every_migration_applied():
 @pytest.mark.django_db
 def test_on_postgresql_the_worker_database_is_not_the_template():
     if connection.vendor != "postgresql":
-        pytest.skip("the template is PostgreSQL's (SQLite tests migrate an in-memory database)")
+        pytest.skip("PostgreSQL's template (SQLite's is a file: the test below)")
     name = connection.settings_dict["NAME"]
     with connection.cursor() as cursor:
         cursor.execute("SELECT datname FROM pg_database WHERE datname = %s", [template_db.template_name(
             {"NAME": name.removeprefix("test_").rsplit("_gw", 1)[0]})])
         assert cursor.fetchall() != [], "the template database is kept for the next run"
     assert "_tpl_" not in name
+
+
+@pytest.mark.django_db
+def test_on_sqlite_the_in_memory_database_is_a_copy_of_the_template_file():
+    if connection.vendor != "sqlite":
+        pytest.skip("SQLite's template file (PostgreSQL's is a database: the test above)")
+    assert connection.creation.is_in_memory_db(connection.settings_dict["NAME"])
+    # (Filled from the template by this process, not migrated: its copy's connection is kept open.)
+    assert len(template_db._KEPT_OPEN) == 1
+    template = template_db.sqlite_template_path()
+    assert template.parent.parent.name == "monopoly-test-templates"
+    with closing(sqlite3.connect(template)) as kept:
+        migrated = set(kept.execute("SELECT app, name FROM django_migrations"))
+        tables = {row[0] for row in kept.execute("SELECT name FROM sqlite_master WHERE type = 'table'")
+                  if not row[0].startswith("sqlite_")}
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT app, name FROM django_migrations")
+        assert set(cursor.fetchall()) == migrated
+    # (Every table of the template is here; Django adds its cache table after the copy.)
+    assert len(migrated) > 20 and tables <= set(connection.introspection.table_names())

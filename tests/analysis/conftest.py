@@ -1,5 +1,5 @@
-"""Fixtures of the analysis tests (issue 30): a finished game played through the site's services,
-and a cheap estimate (a few playouts a round: what is tested is the site's part, not precision)."""
+"""Fixtures of the analysis tests (issue 30): a finished game played through the site's services.
+(The estimate is a cheap one in every test, a few playouts a round: tests/conftest.py.)"""
 
 from __future__ import annotations
 
@@ -7,13 +7,6 @@ import pytest
 
 from games.models import Game
 from tests.games.play_helpers import autoplay, end_by_surrenders, start_game
-
-
-@pytest.fixture(autouse=True)
-def _cheap_estimate(settings) -> None:
-    settings.ANALYSIS_MAX_PLAYOUTS = 6
-    settings.ANALYSIS_TARGET = None
-    settings.ANALYSIS_SWING_PLAYOUTS = 4
 
 
 def finish(host, *others, actions: int = 160, **kwargs) -> Game:
