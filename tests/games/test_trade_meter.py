@@ -258,7 +258,8 @@ def test_the_part_shows_the_figures_so_far_then_the_final_ones(client, alice, bo
     url = reverse("games:game_trade_meter", args=[game.pk])
     client.force_login(users[me])
     first = client.get(url, _fields(game, me, other, cheapest_deed(state, me), cheapest_deed(state, other)), **HTMX)
-    assert "Simulating" in first.content.decode()  # (no worker here: nothing so far)
+    # (No worker here: nothing so far. It asks again sooner before its first figures.)
+    assert "Simulating" in first.content.decode() and 'hx-trigger="load delay:750ms"' in first.content.decode()
     row = TradeMeter.objects.get()
     parts = []
 
@@ -279,7 +280,7 @@ def test_the_part_shows_the_figures_so_far_then_the_final_ones(client, alice, bo
     for n, part in zip((20, 40), parts, strict=True):
         assert f"Refining: {n} playouts so far, ±" in part and "Trade meter so far:" in part
         assert names[me] in part and names[other] in part and names[third] not in part
-        assert "Without the trade" in part and 'hx-trigger="load delay:' in part  # it polls on
+        assert "Without the trade" in part and 'hx-trigger="load delay:1500ms"' in part  # it polls on
         view = meter.meter_view(TradeMeter(key=row.key, position=row.position, status="pending",
                                            result={**done.result, "playouts": n}), names=names)
         assert view["refining"] and view["within"] >= 1
