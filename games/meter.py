@@ -46,6 +46,7 @@ from games.engine import (
     seen_cards,
     trade_meter,
 )
+from games.engine.analysis import MIN_PLAYOUTS
 from games.errors import GameError, translate_refusal
 from games.links import game_url
 from games.models import Game, GameAction, Table, TradeMeter
@@ -294,9 +295,12 @@ def verdict(result: dict[str, Any], *, proposer: int, receiver: int, names: list
 
 
 def decided(result: dict[str, Any], *, proposer: int, receiver: int) -> bool:
-    """Whether figures still being refined already allow a verdict: one of the two sides surely
-    gains or loses more than FAIR_POINTS. ("Fair" waits for the final figures: a wide interval
-    around nothing is not yet a fair trade, only one too close to call.)"""
+    """Whether figures still being refined already allow a verdict: at least MIN_PLAYOUTS a side
+    (fewer misjudge the spread: the engine's own stopping rule waits as long), and one of the two
+    sides surely gains or loses more than FAIR_POINTS. ("Fair" waits for the final figures: a
+    wide interval around nothing is not yet a fair trade, only one too close to call.)"""
+    if result["playouts"] < MIN_PLAYOUTS:
+        return False
     by_seat = {seat: side for side in result["sides"] for seat in side["seats"]}
     return _gains(by_seat[proposer]["delta"]) != 0 or _gains(by_seat[receiver]["delta"]) != 0
 

@@ -20,6 +20,7 @@ from django.db import connections
 from games import meter, services
 from games.engine import GameState
 from games.models import Game, TradeMeter
+from tests.e2e.axe import FAILING, axe_violations, describe
 from tests.e2e.layout_helpers import DESKTOP, PHONE, page_width, width_id
 from tests.e2e.test_keyboard import open_page
 from tests.games.play_helpers import cheapest_deed, play_until, start_game, users_by_seat
@@ -98,6 +99,8 @@ def _interim_then_final(page, box: str, held: HeldCompute, artifacts, name: str,
     else:
         assert "still being refined" in page.locator(f"{box} table.meter-table caption").inner_text()
     assert page.locator(box).first.get_attribute("aria-live") in ("polite", "off")
+    found = axe_violations(page)
+    assert not any(v["impact"] in FAILING for v in found), describe(found)
     page.locator(box).first.scroll_into_view_if_needed()
     _shot(page, artifacts, f"trade-meter-live-{name}-interim-{width}.png")
     assert page_width(page) <= width

@@ -14,6 +14,7 @@ from django.urls import reverse
 
 from games import meter, services
 from games.engine import GameState, public_position
+from games.engine.analysis import MIN_PLAYOUTS
 from games.errors import GameError
 from games.forms import TableForm
 from games.models import Game, GameAction, TradeMeter
@@ -323,11 +324,11 @@ def test_figures_so_far_get_a_verdict_only_once_they_allow_one(alice, bob):
     me, other = state.current, 1 - state.current
     names = ["Ann", "Ben"]
 
-    def shown(d_me, d_other, status="pending"):
+    def shown(d_me, d_other, status="pending", playouts=MIN_PLAYOUTS):
         def side(seat, d):
             return {"seats": [seat], "now": [0.5, 0.4, 0.6], "after": [0.5, 0.4, 0.6], "delta": list(d)}
 
-        result = {"playouts": 128, "interim": True, "sides": sorted([side(me, d_me), side(other, d_other)],
+        result = {"playouts": playouts, "interim": True, "sides": sorted([side(me, d_me), side(other, d_other)],
                                                                      key=lambda s: s["seats"])}
         return meter.meter_view(TradeMeter(key="k", position=state.to_json(), status=status, result=result),
                                 names=names)
@@ -336,6 +337,9 @@ def test_figures_so_far_get_a_verdict_only_once_they_allow_one(alice, bob):
     assert close["refining"] and close["verdict"] is None and close["within"] == 6
     sure = shown((0.08, 0.03, 0.13), (-0.08, -0.13, -0.03))
     assert sure["refining"] and sure["verdict"] == f"Good for {names[me]}." and sure["within"] == 5
+    # The same figures from fewer playouts than the engine's stopping rule waits for: no verdict.
+    early = shown((0.08, 0.03, 0.13), (-0.08, -0.13, -0.03), playouts=MIN_PLAYOUTS - 1)
+    assert early["refining"] and early["verdict"] is None
     final = shown((0.01, -0.02, 0.04), (-0.01, -0.04, 0.02), status="done")
     assert not final["refining"] and final["verdict"] == "Fair."
     assert meter.meter_view(TradeMeter(key="k", position=state.to_json(), status="pending", result=None),
