@@ -173,7 +173,7 @@
   // The trade meter's box (issue 30) is a polite live region that polls itself while its
   // estimate is refined: a poll that only moves the figures swaps in silence (aria-live off for
   // that swap); a screen reader hears the box again when its words change (the first figures,
-  // a verdict reached, the final one), each part's data-meter-say.
+  // a verdict reached, the final one, another trade's meter), each part's data-meter-say.
   function meterSay(root) {
     var el = root.querySelector("[data-meter-say]");
     return el ? el.getAttribute("data-meter-say") : null;
@@ -184,14 +184,9 @@
     var said = meterSay(box);
     var m = /data-meter-say="([^"]*)"/.exec(e.detail.serverResponse || "");
     var next = m ? m[1].replace(/&amp;/g, "&").replace(/&#39;/g, "'").replace(/&quot;/g, '"') : null;
+    // (Set before every swap of the box, and left so until the next: a screen reader may look at
+    // the region a moment after the change.)
     box.setAttribute("aria-live", said !== null && said === next ? "off" : "polite");
-  });
-  document.addEventListener("htmx:afterSettle", function (e) {
-    var box = e.detail.target;
-    if (box && box.classList && box.classList.contains("trade-meter")) {
-      // (After the swap: the next change of words is heard.)
-      setTimeout(function () { box.setAttribute("aria-live", "polite"); }, 0);
-    }
   });
 
   var swap = null;

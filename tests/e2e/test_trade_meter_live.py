@@ -88,9 +88,29 @@ def _shot(page, artifacts, name: str) -> None:
 
 def _interim_then_final(page, box: str, held: HeldCompute, artifacts, name: str, width: int,
                         compact: bool = False) -> None:
+    try:
+        _check_interim_then_final(page, box, held, artifacts, name, width, compact)
+    finally:
+        held.go_on.set()  # (a failed check leaves no playouts held, no connection open)
+        held.thread.join(120)
+
+
+def _check_interim_then_final(page, box: str, held: HeldCompute, artifacts, name: str, width: int,
+                              compact: bool) -> None:
     assert held.written.wait(60)
+    # What a screen reader is told: the box's aria-live as each swap lands in it.
+    page.evaluate("""(sel) => {
+      const box = document.querySelector(sel);
+      window.meterLive = [];
+      new MutationObserver(() => {
+        const say = box.querySelector("[data-meter-say]");
+        window.meterLive.push([box.getAttribute("aria-live"), say ? say.getAttribute("data-meter-say") : null]);
+      }).observe(box, {childList: true});
+    }""", box)
     refining = page.locator(f"{box} .meter-refining")
     refining.wait_for(timeout=30000)
+    # Held there: the part polls on and gets the same figures; those swaps are silent.
+    page.wait_for_function("() => window.meterLive.length >= 3", timeout=15000)
     words = page.locator(f"{box} .meter-verdict").inner_text()
     assert "Trade meter so far:" in words and "Refining: 20 playouts so far, ±" in words
     assert ("Too close to call yet." in words) or ("Good for" in words) or ("Bad for" in words)
@@ -112,6 +132,13 @@ def _interim_then_final(page, box: str, held: HeldCompute, artifacts, name: str,
     if not compact:
         assert "from 60 simulated games" in page.locator(f"{box} table.meter-table caption").inner_text()
     assert page.locator(box).first.get_attribute("aria-live") == "polite"
+    live = page.evaluate("window.meterLive")
+    says = [say.split(" ", 1)[1] for _, say in live]
+    # The first figures heard, the same ones again silent, the final heard.
+    assert live[0][0] == "polite" and says[0].startswith("refining"), live
+    assert all(aria == "off" for aria, say in live[1:] if say == live[0][1]), live
+    assert live[-1][0] == "polite" and says[-1] == "done", live
+    assert any(aria == "off" for aria, _ in live), live
     # Final: the part asks no more.
     asked = []
     page.on("request", lambda r: asked.append(r.url) if "trade-meter" in r.url or "meter" in r.url else None)
