@@ -47,6 +47,7 @@ from analysis import compute
 from games.engine.analysis import (
     DECISIVE_RATIO,
     DEFAULT_ROUND_CAP,
+    MIN_PLAYOUTS,
     bot_game_positions,
     compare,
     playout,
@@ -339,6 +340,7 @@ def main(argv: list[str] | None = None) -> int:
     # -- the trade meter as a player feels it ----------------------------------------------------
     if "meter" in sections:
         first_cpu, first_wall, first_pm, first_n, final_cpu, final_wall, final_n = [], [], [], [], [], [], []
+        sure_cpu, sure_pm = [], []
         meter_target = args.target if args.smoke else METER_TARGET
         for j, (a, b) in enumerate(pairs):
             # The half-width shown: the widest of the trade's two sides' changes (the part's "±").
@@ -347,7 +349,9 @@ def main(argv: list[str] | None = None) -> int:
             cpu0, wall0 = time.process_time(), time.perf_counter()
 
             def on_batch(c, firsts=firsts, cpu0=cpu0, wall0=wall0, shown=shown):
-                if not firsts:
+                # The first batch (the first figures), and the first of MIN_PLAYOUTS (from which
+                # the part may give a verdict while refining: games/meter.py ``decided``).
+                if not firsts or (len(firsts) == 1 and c.a.playouts >= MIN_PLAYOUTS):
                     width = max(d.half_width for d in c.differences if set(d.seats) & set(shown))
                     firsts.append((time.process_time() - cpu0, time.perf_counter() - wall0, width, c.a.playouts))
 
@@ -360,18 +364,23 @@ def main(argv: list[str] | None = None) -> int:
             final_wall.append(wall)
             final_n.append(cmp.a.playouts)
             # (A comparison done within its first batch shows the final figures first.)
-            fc, fw, width, n = firsts[0] if firsts else (cpu, wall, cmp.half_width, cmp.a.playouts)
-            first_cpu.append(fc)
-            first_wall.append(fw)
-            first_pm.append(100 * width)
-            first_n.append(n)
+            end = (cpu, wall, cmp.half_width, cmp.a.playouts)
+            firsts += [end] * (2 - len(firsts))
+            first_cpu.append(firsts[0][0])
+            first_wall.append(firsts[0][1])
+            first_pm.append(100 * firsts[0][2])
+            first_n.append(firsts[0][3])
+            sure_cpu.append(firsts[1][0])
+            sure_pm.append(100 * firsts[1][2])
         if final_cpu:
             print(
                 f"trade meter ({METER_PLAYOUTS} playouts at most, ±{100 * meter_target:g} points, batch "
                 f"{METER_BATCH}), {len(final_cpu)} positions: first figures shown at p50 "
                 f"{statistics.median(first_cpu):.2f} s [wall {statistics.median(first_wall):.2f} s] "
                 f"after {int(statistics.median(first_n))} playouts, ±{statistics.median(first_pm):.1f} points "
-                f"on the change; final at p50 {statistics.median(final_cpu):.2f} s "
+                f"on the change; a verdict possible from {MIN_PLAYOUTS} playouts at p50 "
+                f"{statistics.median(sure_cpu):.2f} s, ±{statistics.median(sure_pm):.1f} points; "
+                f"final at p50 {statistics.median(final_cpu):.2f} s "
                 f"[wall {statistics.median(final_wall):.2f} s] after {int(statistics.median(final_n))} playouts "
                 f"(the part asks after {METER_POLL_FIRST_S:g} s, then every {METER_POLL_S:g} s: a figure appears up to "
                 f"that much later)"

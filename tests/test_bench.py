@@ -121,7 +121,8 @@ def test_analysis():
                   "round cap,", "(default)", "with the shortcut", "played to the end",
                   "late-game shortcut", "its turning points by measured swings", "its own swing",
                   "shortcut - full", "verdicts differ", "mean |difference|", "within 2 points:",
-                  "trade meter (", "first figures shown at p50", "on the change; final at p50")
+                  "trade meter (", "first figures shown at p50", "a verdict possible from",
+                  "points; final at p50")
 
 
 def test_analysis_bench_times_the_meter_as_it_runs():
