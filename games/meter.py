@@ -38,6 +38,7 @@ from django.utils.translation import gettext_lazy
 
 from config.celery import queue_on_commit
 from games.engine import (
+    MIN_PLAYOUTS,
     AnalysisError,
     GameState,
     IllegalAction,
@@ -46,7 +47,6 @@ from games.engine import (
     seen_cards,
     trade_meter,
 )
-from games.engine.analysis import MIN_PLAYOUTS
 from games.errors import GameError, translate_refusal
 from games.links import game_url
 from games.models import Game, GameAction, Table, TradeMeter

@@ -13,8 +13,7 @@ from django.contrib.auth import get_user_model
 from django.urls import reverse
 
 from games import meter, services
-from games.engine import GameState, public_position
-from games.engine.analysis import MIN_PLAYOUTS
+from games.engine import MIN_PLAYOUTS, GameState, public_position
 from games.errors import GameError
 from games.forms import TableForm
 from games.models import Game, GameAction, TradeMeter
