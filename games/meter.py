@@ -8,7 +8,9 @@ many times (common random numbers for the two outcomes, stopping once the differ
 (position, trade) writes a ``TradeMeter`` row and queues ``games.trade_meter`` once the row is
 committed; the page polls the row's small part until it is done, and every later request for the
 same position and trade (the proposer's preview, the receiver's answer, a second tab) reads the
-same row.
+same row. While the playouts run, the task writes the figures so far into the row after a batch
+(at most every INTERIM_EVERY seconds), and the part shows them as still being refined: the first
+after one batch, well before the final ones (bench/analysis.py, section ``meter``).
 
 Fairness (issue 30): the task analyses the public position only (the engine's
 ``public_position``: no game seed, no face-down card order, no maximum bid; standing orders never
