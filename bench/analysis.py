@@ -11,6 +11,10 @@ Prints, with the machine's load average (other work slows every figure here):
   classic games of strategy bots (round 15 of games seeded 1000..), with the playouts needed;
 * compare()'s time for a position with and without a trade (common random numbers), to the
   same target on the differences;
+* the trade meter as a player feels it (``meter``), on the same positions as ``compare`` and
+  with the meter's own settings (games/meter.py: METER_PLAYOUTS, METER_TARGET, METER_BATCH, no
+  shortcut): the time to the first figures it shows (its first batch, written at once), their
+  ± on the change, and the time to the final figures;
 * the whole-game analysis of a game of at least 60 rounds: an estimate as each round began,
   to ``--game-target``, and its total;
 * antithetic dice against independent playouts (the variance of the estimate);
@@ -43,6 +47,7 @@ from analysis import compute
 from games.engine.analysis import (
     DECISIVE_RATIO,
     DEFAULT_ROUND_CAP,
+    MIN_PLAYOUTS,
     bot_game_positions,
     compare,
     playout,
@@ -58,6 +63,10 @@ from games.engine.simulate import default_names, play_game
 RULES = RuleSet.build("classic")
 MID_ROUND = 15
 GAME_ROUNDS = 60
+# games/meter.py's settings (that module needs Django; tests/test_bench.py checks they agree).
+METER_PLAYOUTS, METER_TARGET, METER_BATCH = 1500, 0.03, 64
+# games/views/trade_meter.py POLL_FIRST_MS and POLL_MS: the part shows a write at its next poll.
+METER_POLL_FIRST_S, METER_POLL_S = 0.75, 1.5
 
 
 def _engine_bench():
@@ -233,7 +242,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--smoke", action="store_true", help="tiny sizes, to check that it runs")
     ap.add_argument(
         "--sections",
-        default="rate,target,compare,game,antithetic,cap,policy",
+        default="rate,target,compare,meter,game,antithetic,cap,policy",
         help="which figures (comma-separated; default all)",
     )
     args = ap.parse_args(argv)
@@ -291,9 +300,11 @@ def main(argv: list[str] | None = None) -> int:
         ratio = statistics.median(x / y for x, y in zip(runs[args.decisive][0], runs[None][0], strict=True))
         print(f"  the shortcut's time over the full playouts', per position: median {ratio:.2f}")
 
+    # The positions of ``compare`` and ``meter``: each with the trade of ``_traded``.
+    pairs = [(st, b) for st in positions for b in [_traded(st)] if b is not None][: max(1, min(5, len(positions)))]
+
     # -- compare: with and without a trade -----------------------------------------------------
     if "compare" in sections:
-        pairs = [(st, b) for st in positions for b in [_traded(st)] if b is not None][: max(1, min(5, len(positions)))]
         ctimes, cwalls, cwidth, ccount = [], [], [], []
         plain_times = []
         for j, (a, b) in enumerate(pairs):
@@ -324,6 +335,55 @@ def main(argv: list[str] | None = None) -> int:
                 f"[wall {statistics.median(cwalls):.2f} s], playouts per side p50 {int(statistics.median(ccount))}, "
                 f"the difference's interval {statistics.mean(cwidth):.2f} of two separate estimates' "
                 f"(target: <= 2 s); played to the end: p50 {statistics.median(plain_times):.2f} s"
+            )
+
+    # -- the trade meter as a player feels it ----------------------------------------------------
+    if "meter" in sections:
+        first_cpu, first_wall, first_pm, first_n, final_cpu, final_wall, final_n = [], [], [], [], [], [], []
+        sure_cpu, sure_pm = [], []
+        meter_target = args.target if args.smoke else METER_TARGET
+        for j, (a, b) in enumerate(pairs):
+            # The half-width shown: the widest of the trade's two sides' changes (the part's "±").
+            shown = (a.current, (a.current + 1) % len(a.players))
+            firsts = []
+            cpu0, wall0 = time.process_time(), time.perf_counter()
+
+            def on_batch(c, firsts=firsts, cpu0=cpu0, wall0=wall0, shown=shown):
+                # The first batch (the first figures), and the first of MIN_PLAYOUTS (from which
+                # the part may give a verdict while refining: games/meter.py ``decided``).
+                if not firsts or (len(firsts) == 1 and c.a.playouts >= MIN_PLAYOUTS):
+                    width = max(d.half_width for d in c.differences if set(d.seats) & set(shown))
+                    firsts.append((time.process_time() - cpu0, time.perf_counter() - wall0, width, c.a.playouts))
+
+            cmp, cpu, wall = _timed(
+                lambda a=a, b=b, j=j, on_batch=on_batch: compare(
+                    a, b, METER_PLAYOUTS, args.seed + j, target=meter_target, batch=METER_BATCH, on_batch=on_batch
+                )
+            )
+            final_cpu.append(cpu)
+            final_wall.append(wall)
+            final_n.append(cmp.a.playouts)
+            # (A comparison done within its first batch shows the final figures first.)
+            end = (cpu, wall, cmp.half_width, cmp.a.playouts)
+            firsts += [end] * (2 - len(firsts))
+            first_cpu.append(firsts[0][0])
+            first_wall.append(firsts[0][1])
+            first_pm.append(100 * firsts[0][2])
+            first_n.append(firsts[0][3])
+            sure_cpu.append(firsts[1][0])
+            sure_pm.append(100 * firsts[1][2])
+        if final_cpu:
+            print(
+                f"trade meter ({METER_PLAYOUTS} playouts at most, ±{100 * meter_target:g} points, batch "
+                f"{METER_BATCH}), {len(final_cpu)} positions: first figures shown at p50 "
+                f"{statistics.median(first_cpu):.2f} s [wall {statistics.median(first_wall):.2f} s] "
+                f"after {int(statistics.median(first_n))} playouts, ±{statistics.median(first_pm):.1f} points "
+                f"on the change; a verdict possible from {MIN_PLAYOUTS} playouts at p50 "
+                f"{statistics.median(sure_cpu):.2f} s, ±{statistics.median(sure_pm):.1f} points; "
+                f"final at p50 {statistics.median(final_cpu):.2f} s "
+                f"[wall {statistics.median(final_wall):.2f} s] after {int(statistics.median(final_n))} playouts "
+                f"(the part asks after {METER_POLL_FIRST_S:g} s, then every {METER_POLL_S:g} s: a figure appears up to "
+                f"that much later)"
             )
 
     # -- a whole game --------------------------------------------------------------------------

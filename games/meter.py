@@ -8,7 +8,9 @@ many times (common random numbers for the two outcomes, stopping once the differ
 (position, trade) writes a ``TradeMeter`` row and queues ``games.trade_meter`` once the row is
 committed; the page polls the row's small part until it is done, and every later request for the
 same position and trade (the proposer's preview, the receiver's answer, a second tab) reads the
-same row.
+same row. While the playouts run, the task writes the figures so far into the row after a batch
+(at most every INTERIM_EVERY seconds), and the part shows them as still being refined: the first
+after one batch, well before the final ones (bench/analysis.py, section ``meter``).
 
 Fairness (issue 30): the task analyses the public position only (the engine's
 ``public_position``: no game seed, no face-down card order, no maximum bid; standing orders never
@@ -26,6 +28,8 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
+import time
+from collections.abc import Callable
 from datetime import timedelta
 from typing import Any
 
@@ -36,6 +40,7 @@ from django.utils.translation import gettext_lazy
 
 from config.celery import queue_on_commit
 from games.engine import (
+    MIN_PLAYOUTS,
     AnalysisError,
     GameState,
     IllegalAction,
@@ -54,6 +59,10 @@ logger = logging.getLogger(__name__)
 METER_PLAYOUTS = 1500  # the most playouts per outcome
 METER_TARGET = 0.03  # stop once every side's difference is within ±3 points (95%)
 METER_TASK = "games.trade_meter"
+METER_BATCH = 64  # playouts per outcome between two looks at the intervals (the engine's batch)
+# While it runs, the task writes its figures so far into the row (one small UPDATE) at most this
+# often: the part polls every 1.5 s, so a player sees figures from the first batch on.
+INTERIM_EVERY = 0.5  # seconds
 # A row still pending this long after its task was queued is queued again (a worker that died
 # with it, a lost message); the task itself does nothing for a row already done.
 REQUEUE_AFTER = timedelta(seconds=90)
@@ -184,9 +193,33 @@ def meter_request(*, game: Game, seat: int, state: GameState) -> TradeMeter:
     return row
 
 
-def meter_compute(*, meter_id: int) -> TradeMeter | None:
+class _Dropped(Exception):
+    """The row went (a newer meter) or was finished elsewhere while its playouts ran."""
+
+
+def _result(cmp: Any) -> dict[str, Any]:
+    """A comparison as the row keeps it: both sides' chances now and after, and the change, each
+    a [p, low, high] triple, per side (a player or a team), and the playouts per outcome."""
+    return {
+        "playouts": cmp.a.playouts,
+        "sides": [
+            {"seats": list(a.seats), "now": [a.p, a.low, a.high], "after": [b.p, b.low, b.high],
+             "delta": [d.delta, d.low, d.high]}
+            for a, b, d in zip(cmp.a.chances, cmp.b.chances, cmp.differences, strict=True)
+        ],
+    }
+
+
+def meter_compute(*, meter_id: int, on_interim: Callable[[dict[str, Any]], None] | None = None) -> TradeMeter | None:
     """Run a pending meter's playouts and store the result (the task's body). Does nothing for a
-    row gone (dropped for a newer one) or done; a position the engine cannot analyse is marked failed."""
+    row gone (dropped for a newer one) or done; a position the engine cannot analyse is marked failed.
+
+    While the playouts run, the figures so far go into the row's ``result`` (status still
+    pending) after a batch, at most every INTERIM_EVERY seconds: the part shows them, marked as
+    being refined. They come from the same public position and seed as the final ones (the
+    engine's interim comparison: the first playouts of the final one). A row dropped meanwhile
+    stops the playouts at the next write. ``on_interim``: called after each interim write with
+    what was written (the tests read the row there)."""
     row = TradeMeter.objects.filter(pk=meter_id).first()
     if row is None or row.status != TradeMeter.Status.PENDING:
         return row
@@ -198,23 +231,31 @@ def meter_compute(*, meter_id: int) -> TradeMeter | None:
     seen = {k: v for k, v in seen_cards(events).items() if k in state.decks}
     # The seed is the key's own (a digest of the public position): never the game's.
     seed = int(row.key[:15], 16)
+    last = [-INTERIM_EVERY]  # (the first batch is always written)
+
+    def interim(cmp: Any) -> None:
+        now = time.monotonic()
+        if now - last[0] < INTERIM_EVERY:
+            return
+        result = {**_result(cmp), "interim": True}
+        if not TradeMeter.objects.filter(pk=row.pk, status=TradeMeter.Status.PENDING).update(result=result):
+            raise _Dropped
+        last[0] = time.monotonic()
+        if on_interim is not None:
+            on_interim(result)
+
     try:
-        cmp = trade_meter(state, METER_PLAYOUTS, seed, target=METER_TARGET, seen=seen)
+        cmp = trade_meter(state, METER_PLAYOUTS, seed, target=METER_TARGET, seen=seen, batch=METER_BATCH,
+                          on_batch=interim)
+    except _Dropped:
+        return TradeMeter.objects.filter(pk=row.pk).first()
     except AnalysisError:
         logger.exception("trade meter %s: the position could not be analysed", row.pk)
         TradeMeter.objects.filter(pk=row.pk, status=TradeMeter.Status.PENDING).update(
-            status=TradeMeter.Status.FAILED, done_at=timezone.now())
+            status=TradeMeter.Status.FAILED, result=None, done_at=timezone.now())
         return TradeMeter.objects.filter(pk=row.pk).first()
-    result = {
-        "playouts": cmp.a.playouts,
-        "sides": [
-            {"seats": list(a.seats), "now": [a.p, a.low, a.high], "after": [b.p, b.low, b.high],
-             "delta": [d.delta, d.low, d.high]}
-            for a, b, d in zip(cmp.a.chances, cmp.b.chances, cmp.differences, strict=True)
-        ],
-    }
     TradeMeter.objects.filter(pk=row.pk, status=TradeMeter.Status.PENDING).update(
-        status=TradeMeter.Status.DONE, result=result, done_at=timezone.now())
+        status=TradeMeter.Status.DONE, result=_result(cmp), done_at=timezone.now())
     return TradeMeter.objects.filter(pk=row.pk).first()  # (None: dropped meanwhile)
 
 
@@ -255,11 +296,25 @@ def verdict(result: dict[str, Any], *, proposer: int, receiver: int, names: list
     return _("Fair.")
 
 
+def decided(result: dict[str, Any], *, proposer: int, receiver: int) -> bool:
+    """Whether figures still being refined already allow a verdict: at least MIN_PLAYOUTS a side
+    (fewer misjudge the spread: the engine's own stopping rule waits as long), and one of the two
+    sides surely gains or loses more than FAIR_POINTS. ("Fair" waits for the final figures: a
+    wide interval around nothing is not yet a fair trade, only one too close to call.)"""
+    if result["playouts"] < MIN_PLAYOUTS:
+        return False
+    by_seat = {seat: side for side in result["sides"] for seat in side["seats"]}
+    return _gains(by_seat[proposer]["delta"]) != 0 or _gains(by_seat[receiver]["delta"]) != 0
+
+
 def meter_view(row: TradeMeter, *, names: list[str]) -> dict[str, Any]:
     """What the meter's part shows of ``row``: its status and, once done, the two sides' chances
-    now (rejected) and after (accepted) in points, with their intervals, and the verdict."""
-    view: dict[str, Any] = {"status": row.status, "key": row.key}
-    if row.status != TradeMeter.Status.DONE or not row.result:
+    now (rejected) and after (accepted) in points, with their intervals, and the verdict. While
+    pending with figures so far (the task's interim writes), the same with ``refining``: the
+    playouts so far, the change's widest ± in points, and the verdict only once the figures
+    allow one (else None: "too close to call yet")."""
+    view: dict[str, Any] = {"status": row.status, "key": row.key, "refining": False}
+    if row.status not in (TradeMeter.Status.DONE, TradeMeter.Status.PENDING) or not row.result:
         return view
     parties = offer_parties(GameState.from_json(row.position))
     by_seat = {seat: side for side in row.result["sides"] for seat in side["seats"]}
@@ -268,11 +323,18 @@ def meter_view(row: TradeMeter, *, names: list[str]) -> dict[str, Any]:
         p, low, high = triple
         return {"p": round(100 * p), "low": round(100 * low), "high": round(100 * high)}
 
+    shown = (parties["from"], parties["to"])
     view["sides"] = [
         {"seat": seat, "name": names[seat], "now": pts(by_seat[seat]["now"]), "after": pts(by_seat[seat]["after"]),
          "delta": pts(by_seat[seat]["delta"])}
-        for seat in (parties["from"], parties["to"])
+        for seat in shown
     ]
-    view["verdict"] = verdict(row.result, proposer=parties["from"], receiver=parties["to"], names=names)
     view["playouts"] = row.result["playouts"]
+    view["verdict"] = verdict(row.result, proposer=parties["from"], receiver=parties["to"], names=names)
+    if row.status == TradeMeter.Status.PENDING:
+        view["refining"] = True
+        view["within"] = max(1, round(100 * max((by_seat[s]["delta"][2] - by_seat[s]["delta"][1]) / 2
+                                                for s in shown)))
+        if not decided(row.result, proposer=parties["from"], receiver=parties["to"]):
+            view["verdict"] = None
     return view

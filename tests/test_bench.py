@@ -120,7 +120,25 @@ def test_analysis():
                   "whole game of", "as each of rounds", "antithetic dice", "of two separate estimates'",
                   "round cap,", "(default)", "with the shortcut", "played to the end",
                   "late-game shortcut", "its turning points by measured swings", "its own swing",
-                  "shortcut - full", "verdicts differ", "mean |difference|", "within 2 points:")
+                  "shortcut - full", "verdicts differ", "mean |difference|", "within 2 points:",
+                  "trade meter (", "first figures shown at p50", "a verdict possible from",
+                  "points; final at p50")
+
+
+def test_analysis_bench_times_the_meter_as_it_runs():
+    """bench/analysis.py's meter section uses games/meter.py's settings (it cannot import that
+    module: no Django there)."""
+    import importlib.util
+
+    from games import meter
+    from games.views.trade_meter import POLL_FIRST_MS, POLL_MS
+
+    spec = importlib.util.spec_from_file_location("bench_analysis", ROOT / "bench" / "analysis.py")
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    assert (bench.METER_PLAYOUTS, bench.METER_TARGET, bench.METER_BATCH) == (
+        meter.METER_PLAYOUTS, meter.METER_TARGET, meter.METER_BATCH)
+    assert (bench.METER_POLL_FIRST_S * 1000, bench.METER_POLL_S * 1000) == (POLL_FIRST_MS, POLL_MS)
 
 
 def test_web_profile(bench_database_url):

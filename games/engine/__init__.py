@@ -8,7 +8,7 @@ This module is the engine's one door: the site imports every name it uses from h
 ``invariants``) are modules of their own for programs and tests that play whole games.
 """
 
-from .analysis import AnalysisError, public_position, seen_cards, trade_meter
+from .analysis import MIN_PLAYOUTS, AnalysisError, public_position, seen_cards, trade_meter
 from .boards import load_board
 from .bots import make_bot
 from .cards import CARDS, card_text
@@ -57,6 +57,7 @@ __all__ = [
     "CASINO_STAKE",
     "HOTEL",
     "JAIL_CARD_VALUE",
+    "MIN_PLAYOUTS",
     "NO_OWNER",
     "OPTION_KEYS",
     "PRESETS",

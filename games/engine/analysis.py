@@ -47,6 +47,7 @@ from __future__ import annotations
 
 import math
 import random
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from .bots import make_bot
@@ -606,13 +607,22 @@ def compare(
     round_cap: int = DEFAULT_ROUND_CAP,
     batch: int = DEFAULT_BATCH,
     decisive: float | None = None,
+    on_batch: Callable[[Comparison], None] | None = None,
 ) -> Comparison:
     """Two positions of one game (say before and after a trade), each with its own chances,
     and the difference b - a per player (team) with its 95% interval. Playout i of both uses
     the same random numbers (common random numbers: see ``PlayoutRng``), so the difference is
     far surer than the two chances. With ``target``, stop once every difference's interval is
-    within ±target (the chances' own intervals may be wider)."""
+    within ±target (the chances' own intervals may be wider).
+
+    ``on_batch``: called with the comparison so far after every batch of ``batch`` playouts
+    that is not the last (an interim result, for a caller that shows progress: the trade
+    meter); the returned comparison is the final one. It sees exactly what the final one would
+    at that point (the same playouts, nothing else), and an exception it raises ends the
+    comparison there (a caller that no longer wants the result)."""
     _check_args(playouts, seed, target, round_cap, batch, decisive)
+    if on_batch is not None and not callable(on_batch):
+        raise AnalysisError(f"on_batch must be callable (or None), not {on_batch!r}")
     if len(state_a.players) != len(state_b.players) or state_a.teams != state_b.teams:
         raise AnalysisError("compare needs two positions of the same players (and teams)")
     if state_a.rules.to_json() != state_b.rules.to_json():
@@ -635,9 +645,13 @@ def compare(
         ra.add(index)
         rb.add(index)
         index += 1
-        looks = target is not None and index >= MIN_PLAYOUTS and index % batch == 0
-        if looks and max(d.half_width for d in _diffs(ra, rb)) <= target:
+        if index % batch or index >= playouts or (target is None and on_batch is None):
+            continue
+        diffs = _diffs(ra, rb)
+        if target is not None and index >= MIN_PLAYOUTS and max(d.half_width for d in diffs) <= target:
             break
+        if on_batch is not None:
+            on_batch(Comparison(ra.estimate(), rb.estimate(), diffs))
     return Comparison(ra.estimate(), rb.estimate(), _diffs(ra, rb))
 
 
@@ -705,10 +719,14 @@ def trade_meter(
     seen: dict[str, int] | None = None,
     round_cap: int = DEFAULT_ROUND_CAP,
     decisive: float | None = None,
+    batch: int = DEFAULT_BATCH,
+    on_batch: Callable[[Comparison], None] | None = None,
 ) -> Comparison:
     """Each side's win chance if the offer waiting in ``state`` is rejected (``a``) and if it is
     accepted (``b``), and the difference, by ``compare`` (common random numbers, sequential
     stopping at ``target`` on the differences). Both positions are made public first
-    (``public_position``), so nothing but what every player knows reaches the playouts."""
+    (``public_position``), so nothing but what every player knows reaches the playouts.
+    ``on_batch``: each interim comparison, as ``compare`` gives it."""
     rejected, accepted = trade_outcomes(state)
-    return compare(rejected, accepted, playouts, seed, target=target, seen=seen, round_cap=round_cap, decisive=decisive)
+    return compare(rejected, accepted, playouts, seed, target=target, seen=seen, round_cap=round_cap,
+                   decisive=decisive, batch=batch, on_batch=on_batch)

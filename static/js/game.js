@@ -170,6 +170,25 @@
     return d.querySelector(".choices button, .choices input:not([type=hidden]), .choices select, .offer button") || d;
   }
 
+  // The trade meter's box (issue 30) is a polite live region that polls itself while its
+  // estimate is refined: a poll that only moves the figures swaps in silence (aria-live off for
+  // that swap); a screen reader hears the box again when its words change (the first figures,
+  // a verdict reached, the final one, another trade's meter), each part's data-meter-say.
+  function meterSay(root) {
+    var el = root.querySelector("[data-meter-say]");
+    return el ? el.getAttribute("data-meter-say") : null;
+  }
+  document.addEventListener("htmx:beforeSwap", function (e) {
+    var box = e.detail.target;
+    if (!box || !box.classList || !box.classList.contains("trade-meter")) return;
+    var said = meterSay(box);
+    var m = /data-meter-say="([^"]*)"/.exec(e.detail.serverResponse || "");
+    var next = m ? m[1].replace(/&amp;/g, "&").replace(/&#39;/g, "'").replace(/&quot;/g, '"') : null;
+    // (Set before every swap of the box, and left so until the next: a screen reader may look at
+    // the region a moment after the change.)
+    box.setAttribute("aria-live", said !== null && said === next ? "off" : "polite");
+  });
+
   var swap = null;
   document.addEventListener("htmx:beforeSwap", function (e) {
     var game = document.getElementById("game");

@@ -419,3 +419,43 @@ def test_compare_uses_the_shortcut_on_both_sides_alike(positions):
     assert fast.a.decided > 0 and fast.b.decided > 0 and full.a.decided == full.b.decided == 0
     for a, b in zip(fast.differences, full.differences, strict=True):
         assert abs(a.delta - b.delta) <= 0.04
+
+
+def test_compare_reports_each_batch_as_the_first_playouts_of_the_final_one(positions):
+    """The trade meter's progress (issue 30): after every batch but the last, ``on_batch`` gets
+    the comparison so far, which is what a comparison of that many playouts gives (the same
+    public position, the same random numbers); the final comparison is the one without it."""
+    st = positions[20]
+    gift = st.copy()
+    _give(gift, 2, 200)
+    seen = []
+    cmp = compare(st, gift, 100, seed=4, round_cap=15, batch=20, on_batch=seen.append)
+    assert cmp == compare(st, gift, 100, seed=4, round_cap=15, batch=20)
+    assert [c.a.playouts for c in seen] == [20, 40, 60, 80]
+    assert seen[1] == compare(st, gift, 40, seed=4, round_cap=15)
+    assert seen[0].half_width > cmp.half_width  # the interval narrows as playouts come
+
+
+def test_compare_stopped_by_its_target_reports_only_the_batches_before(positions):
+    st = positions[20]
+    gift = st.copy()
+    _give(gift, 2, 200)
+    seen = []
+    cmp = compare(st, gift, 2000, seed=4, round_cap=15, target=0.1, batch=32, on_batch=seen.append)
+    assert cmp.a.playouts < 2000 and cmp.half_width <= 0.1
+    assert [c.a.playouts for c in seen] == list(range(32, cmp.a.playouts, 32))
+    assert all(c.half_width > 0.1 for c in seen if c.a.playouts >= MIN_PLAYOUTS)
+
+
+def test_an_error_in_on_batch_ends_the_comparison(positions):
+    calls = []
+
+    def stop(c):
+        calls.append(c.a.playouts)
+        raise LookupError("no longer wanted")
+
+    with pytest.raises(LookupError):
+        compare(positions[20], positions[8], 100, seed=4, round_cap=5, batch=10, on_batch=stop)
+    assert calls == [10]
+    with pytest.raises(AnalysisError, match="on_batch must be callable"):
+        compare(positions[20], positions[8], 10, on_batch="yes")

@@ -13,7 +13,7 @@ from django.contrib.auth import get_user_model
 from django.urls import reverse
 
 from games import meter, services
-from games.engine import GameState, public_position
+from games.engine import MIN_PLAYOUTS, GameState, public_position
 from games.errors import GameError
 from games.forms import TableForm
 from games.models import Game, GameAction, TradeMeter
@@ -241,6 +241,108 @@ def test_a_newer_meter_drops_the_players_waiting_one(client, alice, bob):
     second = TradeMeter.objects.get()
     assert second.pk != first.pk and second.status == TradeMeter.Status.PENDING
     assert meter.meter_compute(meter_id=first.pk) is None  # its task finds nothing to do
+
+
+def test_the_part_shows_the_figures_so_far_then_the_final_ones(client, alice, bob, charlie, monkeypatch):
+    """Progress (issue 30): the task writes its figures so far into the row after a batch; the
+    part (polled) shows them in words as still being refined and keeps polling; the final
+    figures replace them and the polling stops. Still only for the trade's two players."""
+    monkeypatch.setattr(meter, "METER_PLAYOUTS", 60)
+    monkeypatch.setattr(meter, "METER_TARGET", None)
+    monkeypatch.setattr(meter, "METER_BATCH", 20)
+    monkeypatch.setattr(meter, "INTERIM_EVERY", 0)
+    game = _meter_game(alice, bob, charlie)
+    state = GameState.from_json(game.state)
+    users = users_by_seat(game)
+    me, other, third = state.current, (state.current + 1) % 3, (state.current + 2) % 3
+    url = reverse("games:game_trade_meter", args=[game.pk])
+    client.force_login(users[me])
+    first = client.get(url, _fields(game, me, other, cheapest_deed(state, me), cheapest_deed(state, other)), **HTMX)
+    # (No worker here: nothing so far. It asks again sooner before its first figures.)
+    assert "Simulating" in first.content.decode() and 'hx-trigger="load delay:750ms"' in first.content.decode()
+    row = TradeMeter.objects.get()
+    parts = []
+
+    def between_batches(written):
+        # Read back from the database while the playouts run (the next batch waits on this).
+        stored = TradeMeter.objects.get(pk=row.pk)
+        assert stored.status == TradeMeter.Status.PENDING and stored.result == written
+        sides = {tuple(s["seats"]) for s in written["sides"]}
+        assert sides == {(0,), (1,), (2,)} and written["interim"] is True
+        parts.append(client.get(url, {"key": row.key}, **HTMX).content.decode())
+        client.force_login(users[third])
+        assert client.get(url, {"key": row.key}, **HTMX).status_code == 404  # not in the trade
+        client.force_login(users[me])
+
+    done = meter.meter_compute(meter_id=row.pk, on_interim=between_batches)
+    assert len(parts) == 2  # after 20 and 40 playouts (60: the final)
+    names = [p.name for p in state.players]
+    for n, part in zip((20, 40), parts, strict=True):
+        assert f"Refining: {n} playouts so far, ±" in part and "Trade meter so far:" in part
+        assert names[me] in part and names[other] in part and names[third] not in part
+        assert "Without the trade" in part and 'hx-trigger="load delay:1500ms"' in part  # it polls on
+        view = meter.meter_view(TradeMeter(key=row.key, position=row.position, status="pending",
+                                           result={**done.result, "playouts": n}), names=names)
+        assert view["refining"] and view["within"] >= 1
+    assert done.status == TradeMeter.Status.DONE and done.result["playouts"] == 60
+    assert "interim" not in done.result
+    final = client.get(url, {"key": row.key}, **HTMX).content.decode()
+    assert "Trade meter:" in final and "Refining" not in final and "so far" not in final
+    assert "hx-trigger" not in final  # final: the part stops asking
+    assert "from 60 simulated games" in final
+
+
+def test_interim_writes_are_spaced_and_stop_for_a_dropped_row(alice, bob, monkeypatch):
+    monkeypatch.setattr(meter, "METER_PLAYOUTS", 60)
+    monkeypatch.setattr(meter, "METER_TARGET", None)
+    monkeypatch.setattr(meter, "METER_BATCH", 10)
+    game = _meter_game(alice, bob)
+    state = _offer_state(game)
+    row = meter.meter_request(game=game, seat=state.current, state=state)
+    written = []
+    monkeypatch.setattr(meter, "INTERIM_EVERY", 3600)  # the first batch only, then the final
+    done = meter.meter_compute(meter_id=row.pk, on_interim=written.append)
+    assert [w["playouts"] for w in written] == [10] and done.result["playouts"] == 60
+    # A row dropped while its playouts run (a newer meter of the player): they stop at the next
+    # write, and nothing is written.
+    TradeMeter.objects.filter(pk=row.pk).update(status=TradeMeter.Status.PENDING, result=None)
+    monkeypatch.setattr(meter, "INTERIM_EVERY", 0)
+    calls = []
+
+    def drop(result):
+        calls.append(result["playouts"])
+        TradeMeter.objects.filter(pk=row.pk).delete()
+
+    assert meter.meter_compute(meter_id=row.pk, on_interim=drop) is None
+    assert calls == [10] and not TradeMeter.objects.exists()
+
+
+def test_figures_so_far_get_a_verdict_only_once_they_allow_one(alice, bob):
+    game = _meter_game(alice, bob)
+    state = _offer_state(game)
+    me, other = state.current, 1 - state.current
+    names = ["Ann", "Ben"]
+
+    def shown(d_me, d_other, status="pending", playouts=MIN_PLAYOUTS):
+        def side(seat, d):
+            return {"seats": [seat], "now": [0.5, 0.4, 0.6], "after": [0.5, 0.4, 0.6], "delta": list(d)}
+
+        result = {"playouts": playouts, "interim": True, "sides": sorted([side(me, d_me), side(other, d_other)],
+                                                                     key=lambda s: s["seats"])}
+        return meter.meter_view(TradeMeter(key="k", position=state.to_json(), status=status, result=result),
+                                names=names)
+
+    close = shown((0.01, -0.05, 0.07), (-0.01, -0.07, 0.05))
+    assert close["refining"] and close["verdict"] is None and close["within"] == 6
+    sure = shown((0.08, 0.03, 0.13), (-0.08, -0.13, -0.03))
+    assert sure["refining"] and sure["verdict"] == f"Good for {names[me]}." and sure["within"] == 5
+    # The same figures from fewer playouts than the engine's stopping rule waits for: no verdict.
+    early = shown((0.08, 0.03, 0.13), (-0.08, -0.13, -0.03), playouts=MIN_PLAYOUTS - 1)
+    assert early["refining"] and early["verdict"] is None
+    final = shown((0.01, -0.02, 0.04), (-0.01, -0.04, 0.02), status="done")
+    assert not final["refining"] and final["verdict"] == "Fair."
+    assert meter.meter_view(TradeMeter(key="k", position=state.to_json(), status="pending", result=None),
+                            names=names) == {"status": "pending", "key": "k", "refining": False}
 
 
 # ---------------------------------------------------------------------------------------------

@@ -30,14 +30,25 @@ def test_the_worker_computes_the_meter_once(celery_processes):
     celery_processes.worker()
     row = meter.meter_request(game=Game.objects.get(pk=game.pk), seat=me, state=offer)  # (committed: queued)
 
+    interim = []
+
     def done():
         row.refresh_from_db()
+        if row.status == TradeMeter.Status.PENDING and row.result is not None:
+            interim.append(row.result)  # the figures so far, written between batches
         return row.status != TradeMeter.Status.PENDING
 
     # (The timeout only bounds a hung test: the estimate takes seconds of one core.)
     wait_for(done, timeout=600, what="the worker to fill the meter", procs=celery_processes, every=0.5)
     assert row.status == TradeMeter.Status.DONE, celery_processes.logs()
     result = row.result
+    # Whatever figures so far were seen came from fewer playouts, a whole number of batches, and
+    # are of the same sides (how many were seen depends on the machine: the polls are 0.5 s apart).
+    for seen in interim:
+        assert seen["interim"] is True and seen["playouts"] % meter.METER_BATCH == 0
+        assert seen["playouts"] < result["playouts"]
+        assert [side["seats"] for side in seen["sides"]] == [[0], [1]]
+    assert "interim" not in result
     assert [side["seats"] for side in result["sides"]] == [[0], [1]]
     # Stopped at the target on every difference, or at the most playouts a side.
     widest = max((side["delta"][2] - side["delta"][1]) / 2 for side in result["sides"])
