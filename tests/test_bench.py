@@ -120,7 +120,9 @@ def test_analysis():
                   "whole game of", "as each of rounds", "antithetic dice", "of two separate estimates'",
                   "round cap,", "(default)", "with the shortcut", "played to the end",
                   "late-game shortcut", "its turning points by measured swings", "its own swing",
-                  "shortcut - full", "verdicts differ", "mean |difference|", "within 2 points:")
+                  "shortcut - full", "verdicts differ", "mean |difference|", "within 2 points:",
+                  "truncated at", "truncated playouts (", "leaf - full", "shown within at 95%",
+                  "the true differences' spread")
 
 
 def test_web_profile(bench_database_url):
