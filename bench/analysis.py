@@ -47,6 +47,7 @@ from analysis import compute
 from games.engine.analysis import (
     DECISIVE_RATIO,
     DEFAULT_ROUND_CAP,
+    LEAF_ROUNDS,
     MIN_PLAYOUTS,
     bot_game_positions,
     compare,
@@ -203,6 +204,70 @@ def policy_check(positions: list, playouts: int, seed: int, decisive: float, tol
     }
 
 
+def leaf_check(positions: list, playouts: int, seed: int, leaf: int, tolerance: float = 0.02) -> dict:
+    """Truncated playouts scored by the value function against the strategy bots' full playouts,
+    paired: each playout is played once to its end (the reference), and the value of the position
+    ``leaf`` rounds on is taken on the way (``playout(..., leaf=, verdict=)``), so the two share
+    every random number and move up to there. Per position and player, the difference of the two
+    estimates (leaf minus full) is the mean of the per-playout differences V - outcome; its 95%
+    interval (normal, the differences' own spread) is what the reference's noise allows. A position
+    is *shown within* ``tolerance`` when every player's interval lies inside ±tolerance, *shown
+    beyond* when one lies wholly outside it, and otherwise undecided at this many playouts."""
+    rows = []
+    for j, (game, rnd, st) in enumerate(positions):
+        pub = public_position(st)
+        unseen = unseen_counts(pub, None)
+        n = len(st.players)
+        diffs: list[list[float]] = [[] for _ in range(n)]
+        ref = [0.0] * n
+        for i in range(playouts):
+            verdict: list = []
+            share, _end, _turns = playout(
+                pub, unseen, playout_key(seed + j, i), DEFAULT_ROUND_CAP, leaf=leaf, verdict=verdict
+            )
+            got = verdict[0][0] if verdict else share
+            for p in range(n):
+                ref[p] += share[p]
+                diffs[p].append(got[p] - share[p])
+        means, halves = [], []
+        for p in range(n):
+            m = statistics.fmean(diffs[p])
+            sd = statistics.stdev(diffs[p]) if playouts > 1 else 1.0
+            means.append(m)
+            halves.append(1.959964 * sd / playouts**0.5)
+        inside = all(abs(m) + h <= tolerance for m, h in zip(means, halves, strict=True))
+        beyond = any(abs(m) - h > tolerance for m, h in zip(means, halves, strict=True))
+        rows.append(
+            {
+                "game": game,
+                "round": rnd,
+                "diffs": means,
+                "halves": halves,
+                "worst": max(abs(m) for m in means),
+                "inside": inside,
+                "beyond": beyond,
+                "ref": [x / playouts for x in ref],
+            }
+        )
+    worst = [r["worst"] for r in rows]
+    # The spread of the true differences: the observed differences' mean square less their noise.
+    ms = statistics.fmean(d * d for r in rows for d in r["diffs"])
+    noise = statistics.fmean((h / 1.959964) ** 2 for r in rows for h in r["halves"])
+    pooled = [statistics.fmean(r["diffs"][p] for r in rows) for p in range(len(rows[0]["diffs"]))]
+    return {
+        "rows": rows,
+        "mean_abs": statistics.fmean(abs(d) for r in rows for d in r["diffs"]),
+        "max_abs": max(worst),
+        "point_within": sum(w <= tolerance for w in worst),
+        "inside": sum(r["inside"] for r in rows),
+        "beyond": sum(r["beyond"] for r in rows),
+        "true_rms": max(0.0, ms - noise) ** 0.5,
+        "noise_rms": noise**0.5,
+        "pooled": pooled,
+        "playouts": playouts,
+    }
+
+
 def _load() -> str:
     return "load average " + " ".join(f"{x:.2f}" for x in os.getloadavg()) + f" on {os.cpu_count()} cores"
 
@@ -238,11 +303,14 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--policy-playouts", type=int, default=300, help="playouts per position of that check")
     ap.add_argument("--swing-playouts", type=int, default=300, help="playouts a side of a candidate's swing")
     ap.add_argument("--decisive", type=float, default=DECISIVE_RATIO, help="the late-game shortcut's ratio")
+    ap.add_argument("--leaf", type=int, default=LEAF_ROUNDS or 10, help="rounds of a truncated playout")
+    ap.add_argument("--leaf-positions", type=int, default=200, help="positions of the truncated playouts' check")
+    ap.add_argument("--leaf-playouts", type=int, default=600, help="paired playouts per position of that check")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--smoke", action="store_true", help="tiny sizes, to check that it runs")
     ap.add_argument(
         "--sections",
-        default="rate,target,compare,meter,game,antithetic,cap,policy",
+        default="rate,target,compare,meter,game,antithetic,cap,policy,leaf",
         help="which figures (comma-separated; default all)",
     )
     args = ap.parse_args(argv)
@@ -253,6 +321,7 @@ def main(argv: list[str] | None = None) -> int:
         args.cap_positions, args.cap_playouts = 1, 4
         args.policy_positions, args.policy_playouts = 2, 10
         args.swing_playouts = 4
+        args.leaf_positions, args.leaf_playouts = 2, 10
     print(f"{_load()}; CPU seconds of one process (wall in brackets)")
 
     positions = mid_game_positions(args.positions)
@@ -278,27 +347,33 @@ def main(argv: list[str] | None = None) -> int:
     if "target" in sections:
         # With and without the shortcut, position by position (the same seeds), so that a change
         # of the machine's load touches both alike.
-        runs = {args.decisive: ([], [], []), None: ([], [], [])}
+        kinds = {
+            "with the shortcut": {"decisive": args.decisive, "leaf": None},
+            "played to the end": {"decisive": None, "leaf": None},
+            f"truncated at {args.leaf} rounds + value": {"decisive": None, "leaf": args.leaf},
+        }
+        runs = {label: ([], [], []) for label in kinds}
         for i, st in enumerate(positions):
-            for decisive, (times, walls, counts) in runs.items():
+            for label, (times, walls, counts) in runs.items():
                 est, cpu, wall = _timed(
-                    lambda st=st, i=i, d=decisive: win_chances(
-                        st, args.max_playouts, args.seed + i, target=args.target, decisive=d
+                    lambda st=st, i=i, kw=kinds[label]: win_chances(
+                        st, args.max_playouts, args.seed + i, target=args.target, **kw
                     )
                 )
                 times.append(cpu)
                 walls.append(wall)
                 counts.append(est.playouts)
-        for decisive, (times, walls, counts) in runs.items():
-            label = "with the shortcut" if decisive else "played to the end"
+        for label, (times, walls, counts) in runs.items():
             print(
                 f"estimate to ±{100 * args.target:g} points (95%) over {len(positions)} positions, {label}: "
                 f"p50 {_pct(times, 0.5):.2f} s  p90 {_pct(times, 0.9):.2f} s  [wall p50 {_pct(walls, 0.5):.2f} s]; "
                 f"playouts p50 {int(_pct(counts, 0.5))} p90 {int(_pct(counts, 0.9))} "
                 f"(target: p50 <= 1 s)"
             )
-        ratio = statistics.median(x / y for x, y in zip(runs[args.decisive][0], runs[None][0], strict=True))
-        print(f"  the shortcut's time over the full playouts', per position: median {ratio:.2f}")
+        full = runs["played to the end"][0]
+        for label in list(runs)[::2]:
+            ratio = statistics.median(x / y for x, y in zip(runs[label][0], full, strict=True))
+            print(f"  {label}: time over the full playouts', per position: median {ratio:.2f}  ({_load()})")
 
     # The positions of ``compare`` and ``meter``: each with the trade of ``_traded``.
     pairs = [(st, b) for st in positions for b in [_traded(st)] if b is not None][: max(1, min(5, len(positions)))]
@@ -306,15 +381,23 @@ def main(argv: list[str] | None = None) -> int:
     # -- compare: with and without a trade -----------------------------------------------------
     if "compare" in sections:
         ctimes, cwalls, cwidth, ccount = [], [], [], []
-        plain_times = []
+        plain_times, leaf_times = [], []
         for j, (a, b) in enumerate(pairs):
             _cmp, plain_cpu, _wall = _timed(
-                lambda a=a, b=b, j=j: compare(a, b, args.max_playouts, args.seed + j, target=args.target, decisive=None)
+                lambda a=a, b=b, j=j: compare(
+                    a, b, args.max_playouts, args.seed + j, target=args.target, decisive=None, leaf=None
+                )
             )
             plain_times.append(plain_cpu)
+            _cmp, leaf_cpu, _wall = _timed(
+                lambda a=a, b=b, j=j: compare(
+                    a, b, args.max_playouts, args.seed + j, target=args.target, decisive=None, leaf=args.leaf
+                )
+            )
+            leaf_times.append(leaf_cpu)
             cmp, cpu, wall = _timed(
                 lambda a=a, b=b, j=j: compare(
-                    a, b, args.max_playouts, args.seed + j, target=args.target, decisive=args.decisive
+                    a, b, args.max_playouts, args.seed + j, target=args.target, decisive=args.decisive, leaf=None
                 )
             )
             ctimes.append(cpu)
@@ -334,7 +417,8 @@ def main(argv: list[str] | None = None) -> int:
                 f"{len(ctimes)} positions: p50 {statistics.median(ctimes):.2f} s "
                 f"[wall {statistics.median(cwalls):.2f} s], playouts per side p50 {int(statistics.median(ccount))}, "
                 f"the difference's interval {statistics.mean(cwidth):.2f} of two separate estimates' "
-                f"(target: <= 2 s); played to the end: p50 {statistics.median(plain_times):.2f} s"
+                f"(target: <= 2 s); played to the end: p50 {statistics.median(plain_times):.2f} s; "
+                f"truncated at {args.leaf} rounds + value: p50 {statistics.median(leaf_times):.2f} s"
             )
 
     # -- the trade meter as a player feels it ----------------------------------------------------
@@ -529,6 +613,36 @@ def main(argv: list[str] | None = None) -> int:
             f"{check['wrong']} of {check['playouts'] * len(check['rows'])} playouts' verdicts differed overall "
             f"(95% bound {100 * check['wrong_bound']:.3f}%); the shortcut stopped {100 * check['stopped']:.0f}% of the "
             f"playouts, skipping {100 * check['saved']:.1f}% of the turns"
+        )
+    # -- truncated playouts + value function against the strategy bots' full playouts -----------
+    if "leaf" in sections:
+        check, cpu, _wall = _timed(
+            lambda: leaf_check(policy_positions(args.leaf_positions), args.leaf_playouts, args.seed, args.leaf)
+        )
+        print(
+            f"truncated playouts ({args.leaf} rounds, then the value function) against the strategy bots playing "
+            f"on to the end, {len(check['rows'])} positions of real games (rounds 10/20/30/40 of games 1000..) x "
+            f"{check['playouts']} paired playouts ({cpu:.0f} s, {_load()}):"
+        )
+        for k, r in enumerate(check["rows"]):
+            ds = " ".join(f"{100 * d:+.2f}±{100 * h:.2f}" for d, h in zip(r["diffs"], r["halves"], strict=True))
+            ref = " ".join(f"{100 * x:.1f}" for x in r["ref"])
+            verdict = "shown within" if r["inside"] else "SHOWN BEYOND" if r["beyond"] else "undecided"
+            print(
+                f"  {k + 1:>3} game {r['game']} round {r['round']:>2}: full {ref}; leaf - full {ds} points; {verdict} 2"
+            )
+        n = len(check["rows"])
+        passes = check["beyond"] <= 0.05 * n and check["true_rms"] <= 0.02 / 1.959964
+        print(
+            f"  mean |difference| {100 * check['mean_abs']:.2f} points, max {100 * check['max_abs']:.2f}; per seat "
+            f"over all positions {' '.join(f'{100 * x:+.2f}' for x in check['pooled'])}; the true differences' "
+            f"spread (rms less noise) {100 * check['true_rms']:.2f} points against noise {100 * check['noise_rms']:.2f}"
+        )
+        print(
+            f"  within 2 points: by the point difference {check['point_within']} of {n}; shown within at 95% "
+            f"{check['inside']}, shown beyond {check['beyond']}, undecided {n - check['inside'] - check['beyond']}. "
+            f"Passes (may be the default) only if at most 5% are shown beyond and the true differences' rms is at "
+            f"most 1.02 points (then 95% lie within 2 if they spread normally): {'PASSES' if passes else 'FAILS'}"
         )
     print(_load())
     return 0

@@ -122,7 +122,8 @@ def test_analysis():
                   "late-game shortcut", "its turning points by measured swings", "its own swing",
                   "shortcut - full", "verdicts differ", "mean |difference|", "within 2 points:",
                   "trade meter (", "first figures shown at p50", "a verdict possible from",
-                  "points; final at p50")
+                  "points; final at p50", "truncated at", "truncated playouts (", "leaf - full",
+                  "shown within at 95%", "the true differences' spread")
 
 
 def test_analysis_bench_times_the_meter_as_it_runs():

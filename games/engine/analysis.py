@@ -29,6 +29,18 @@ but those are the cheap ones (two or three players left, every deed owned, no au
 estimate's CPU time fell by 2-6% against a null A/B's ±2%, not enough to take on a bias, however
 small, so it is off by default.
 
+**Truncated playouts** (``leaf``; off unless asked, LEAF_ROUNDS is None): each playout is played
+``leaf`` rounds with the strategy bots, then the position is scored by ``value``, a softmax fitted
+on bot games (bench/fit_value.py) of each side's net worth, rent per round (markov's exact
+landing chances), cash, monopolies and houses; the interval is then the mean value's (CLT). It is
+fast (leaf=10 reached ±3 points in 0.65 s CPU p50 over bench/analysis.py's 50 positions, against
+3.97 s played to the end, load 3) but measured biased: on bench/analysis.py's 200 positions
+(section ``leaf``, 600 paired playouts each, the value taken on the way of a playout played to its
+end) the chances moved by 2.1 points on average, up to 20.7; the true differences' spread was 3.5
+points (4.8 from round 10, 2.6 from round 40), 74 positions shown beyond 2 points at 95%. Its
+errors are the position's own (no shrinkage toward an even split to correct). leaf=20: spread
+1.41 points, 14 of 200 shown beyond (300 playouts each), and 1.51 s p50: it stays off.
+
 **Intervals.** 95% Wilson score intervals, one per player (team). Playouts drawn in antithetic
 pairs are not independent one by one: the pair is the unit, and the Wilson interval is taken
 with the effective number of playouts that the pairs' observed variance implies (never more
@@ -54,6 +66,7 @@ from .bots import make_bot
 from .cards import JAIL_CARDS, card_deck
 from .errors import IllegalAction
 from .rules import Ctx, _step, net_worth, set_clock, waiting_on
+from .rules.queries import rent_of
 from .state import BANK, GameState
 
 Z95 = 1.959963984540054  # the normal distribution's 97.5th percentile
@@ -108,6 +121,8 @@ class Estimate:
     turns: int = 0  # player turns played in all the playouts (for speed figures)
     decided: int = 0  # playouts stopped by the late-game shortcut (``decisive``)
     decisive: float | None = None
+    valued: int = 0  # truncated playouts scored by the value function (``leaf``)
+    leaf: int | None = None
 
     @property
     def half_width(self) -> float:
@@ -308,6 +323,7 @@ def playout(
     marks: dict[int, tuple] | None = None,
     decisive: float | None = None,
     verdict: list | None = None,
+    leaf: int | None = None,
 ) -> tuple[list[float], str, int]:
     """Play the game on from the public position ``pub`` (left unchanged; or its JSON, which
     spares a copy) with strategy bots.
@@ -318,7 +334,11 @@ def playout(
     measuring the cap): for each of its keys c, set to (shares, turns) as if the cap were c,
     which the same playout tells at no extra cost. ``verdict`` (for validating the shortcut):
     a list that receives the shortcut's (shares, turns) when it would stop the playout, which
-    then plays on to its end (as with ``decisive=None``) instead of stopping."""
+    then plays on to its end (as with ``decisive=None``) instead of stopping. ``leaf`` (a
+    truncated playout): once that many rounds have begun, stop and score the position by the
+    value function (``value``: each side's estimated chance, summing to 1); ends ``valued``.
+    With ``verdict`` too, the value is appended there instead and the playout plays on to its
+    end (bench/analysis.py's ``leaf`` check). Give ``verdict`` with one of the two only."""
     st = GameState.from_json(pub) if isinstance(pub, dict) else pub.copy()
     rng = PlayoutRng(st, key, mirror)
     for name, k in unseen.items():
@@ -356,6 +376,15 @@ def playout(
                 marks[round_ - start_round] = (_shares(st)[0], turns)
             if round_ >= last_round:
                 break
+            if (
+                leaf is not None
+                and round_ - start_round >= leaf
+                and not st.over
+                and not (verdict is not None and verdict)
+            ):
+                if verdict is None:
+                    return value(st), "valued", turns
+                verdict.append((value(st), turns))
             if decisive is not None and not st.over and not (verdict is not None and verdict):
                 lead = _decisive_side(st, decisive)
                 if lead is not None:
@@ -433,6 +462,107 @@ def _shares(st: GameState) -> tuple[list[float], str]:
 
 
 # ---------------------------------------------------------------------------------------------
+# The value of a position (truncated playouts, ``leaf``)
+# ---------------------------------------------------------------------------------------------
+
+# Each side's features (its players still in the game together), in this order:
+#   log_worth   ln(net worth in $100s), at least ln(1): a share of e**coef * worth**c
+#   worth_share its net worth over all sides' (negative worths as 0)
+#   rent        the rent it may expect per round, in $100s: each of its unmortgaged deeds'
+#               rent (dice 7 for a utility) times its landings per turn (markov's exact
+#               chances), times the opponents still in
+#   cash_share  its cash over all sides'
+#   monopolies  whole street groups it owns
+#   houses      its buildings in houses (a hotel 5), in tens
+# V(side) = softmax of coef . features over the sides still in; a side out gets 0.
+VALUE_FEATURES = ("log_worth", "worth_share", "rent", "cash_share", "monopolies", "houses")
+# Fitted by bench/fit_value.py (conditional logit, Newton) on 86,748 positions (every round from the
+# 5th) of classic 4-player games of strategy bots seeded 7000-8599; 8600-8999 held out to check the
+# calibration; never the games bench/analysis.py validates on (1000..).
+VALUE_COEF = (1.7657, 0.5778, 2.1691, 0.2891, 0.0418, 0.1239)
+# The truncated playout's length in rounds, when on by default (None: every playout to its end).
+# Off: bench/analysis.py's section ``leaf`` measured leaf=10 3.5 points (rms) from the full
+# playouts' chances, position by position, against the 2 points allowed (see the docstring).
+LEAF_ROUNDS: int | None = None
+
+
+def _landings(board) -> tuple[float, ...] | None:
+    if len(board.squares) != 40:
+        return None
+    from .markov import landings_per_turn
+
+    return landings_per_turn("long")
+
+
+def value_features(st: GameState) -> list[list[float] | None]:
+    """Each side's features (VALUE_FEATURES), None for a side with no player still in."""
+    sides = _sides(st)
+    board = st.board
+    land = _landings(board) or (1 / 40,) * len(board.squares)
+    players = st.players
+    owner, level, mortgaged = st.owner, st.level, st.mortgaged
+    alive_sides = sum(1 for seats in sides if any(not players[p].bankrupt for p in seats))
+    out: list[list[float] | None] = []
+    worths, cashes = [], []
+    for seats in sides:
+        alive = [p for p in seats if not players[p].bankrupt]
+        if not alive:
+            out.append(None)
+            worths.append(0.0)
+            cashes.append(0.0)
+            continue
+        worth = sum(net_worth(st, p) for p in alive)
+        cash = sum(players[p].cash for p in alive)
+        rent = 0.0
+        monopolies = 0
+        houses = 0
+        for sq in board.deeds:
+            if owner[sq] in alive and not mortgaged[sq]:
+                rent += land[sq] * rent_of(st, sq, 7)
+                houses += level[sq]
+        for squares in board.groups.values():
+            if board.kind[squares[0]] == "street" and all(owner[x] in alive for x in squares):
+                monopolies += 1
+        worths.append(max(0.0, float(worth)))
+        cashes.append(max(0.0, float(cash)))
+        out.append(
+            [
+                math.log(max(1.0, worth / 100)),
+                0.0,
+                rent * (alive_sides - 1) / 100,
+                0.0,
+                float(monopolies),
+                houses / 10,
+            ]
+        )
+    tw, tc = sum(worths), sum(cashes)
+    for i, f in enumerate(out):
+        if f is not None:
+            f[1] = worths[i] / tw if tw > 0 else 0.0
+            f[3] = cashes[i] / tc if tc > 0 else 0.0
+    return out
+
+
+def softmax_value(features: list[list[float] | None], coef=None) -> list[float]:
+    """The softmax of ``coef`` . features over the sides with features; 0 for the others."""
+    coef = VALUE_COEF if coef is None else coef
+    scores = [None if f is None else sum(c * x for c, x in zip(coef, f, strict=True)) for f in features]
+    top = max((x for x in scores if x is not None), default=0.0)
+    ex = [0.0 if x is None else math.exp(x - top) for x in scores]
+    total = sum(ex)
+    return [e / total for e in ex] if total > 0 else [0.0] * len(ex)
+
+
+def value(st: GameState, coef=None) -> list[float]:
+    """Each side's (player's or team's) chance to win from ``st`` as the value function estimates
+    it: in [0, 1], summing to 1, 0 for a side out of the game, equal for equal sides. A game over
+    gives its result."""
+    if st.over:
+        return _shares(st)[0]
+    return softmax_value(value_features(st), coef)
+
+
+# ---------------------------------------------------------------------------------------------
 # Intervals
 # ---------------------------------------------------------------------------------------------
 
@@ -460,8 +590,20 @@ def _effective_n(units: list[float], playouts: int) -> float:
     return min(playouts, var_binomial / var_mean)
 
 
-def _chance(seats: tuple[int, ...], units: list[float], playouts: int, paired: bool) -> Chance:
+def _chance(seats: tuple[int, ...], units: list[float], playouts: int, paired: bool, valued: bool = False) -> Chance:
     p = sum(units) / len(units)
+    if valued:
+        # Truncated playouts score a value in [0, 1], not a win: the interval is the mean's
+        # (central limit theorem), with the units' (playouts' or pairs') observed spread.
+        m = len(units)
+        # With no spread to measure (every playout ended alike), the Wilson interval of as many
+        # outcomes, never a point.
+        var = sum((u - p) ** 2 for u in units) / (m - 1) if m > 1 else 0.0
+        if var <= 0:
+            low, high = wilson(p, playouts)
+            return Chance(seats, p * playouts, p, min(low, p), max(high, p))
+        half = Z95 * math.sqrt(var / m)
+        return Chance(seats, p * playouts, p, max(0.0, p - half), min(1.0, p + half))
     n = _effective_n(units, playouts) if paired else playouts
     low, high = wilson(p, n)
     return Chance(seats, p * playouts, p, min(low, p), max(high, p))
@@ -491,7 +633,14 @@ class _Run:
     antithetic pair's mean) and how they ended."""
 
     def __init__(
-        self, state: GameState, seen, round_cap: int, antithetic: bool, seed: int, decisive: float | None = None
+        self,
+        state: GameState,
+        seen,
+        round_cap: int,
+        antithetic: bool,
+        seed: int,
+        decisive: float | None = None,
+        leaf: int | None = None,
     ):
         self.pub = public_position(state, seen)
         self.unseen = unseen_counts(self.pub, seen)
@@ -501,19 +650,22 @@ class _Run:
         self.antithetic = antithetic
         self.seed = seed
         self.decisive = decisive
+        self.leaf = leaf
         self.units: list[list[float]] = [[] for _ in self.sides]
-        self.ends = {"finished": 0, "capped": 0, "tied": 0, "decided": 0}
+        self.ends = {"finished": 0, "capped": 0, "tied": 0, "decided": 0, "valued": 0}
         self.playouts = 0
         self.turns = 0
 
     def add(self, index: int) -> None:
         key = playout_key(self.seed, index)
-        shares, end, turns = playout(self.pub_json, self.unseen, key, self.round_cap, decisive=self.decisive)
+        shares, end, turns = playout(
+            self.pub_json, self.unseen, key, self.round_cap, decisive=self.decisive, leaf=self.leaf
+        )
         self.ends[end] += 1
         self.turns += turns
         if self.antithetic:
             mirrored, end2, turns = playout(
-                self.pub_json, self.unseen, key, self.round_cap, mirror=True, decisive=self.decisive
+                self.pub_json, self.unseen, key, self.round_cap, mirror=True, decisive=self.decisive, leaf=self.leaf
             )
             self.ends[end2] += 1
             self.turns += turns
@@ -523,7 +675,10 @@ class _Run:
         self.playouts += 2 if self.antithetic else 1
 
     def estimate(self) -> Estimate:
-        chances = [_chance(seats, self.units[i], self.playouts, self.antithetic) for i, seats in enumerate(self.sides)]
+        valued = self.leaf is not None
+        chances = [
+            _chance(seats, self.units[i], self.playouts, self.antithetic, valued) for i, seats in enumerate(self.sides)
+        ]
         return Estimate(
             chances,
             self.playouts,
@@ -536,6 +691,8 @@ class _Run:
             self.turns,
             self.ends["decided"],
             self.decisive,
+            self.ends["valued"],
+            self.leaf,
         )
 
 
@@ -549,7 +706,13 @@ def _over(state: GameState, seed: int, round_cap: int) -> Estimate:
 
 
 def _check_args(
-    playouts: int, seed: int, target: float | None, round_cap: int, batch: int, decisive: float | None = None
+    playouts: int,
+    seed: int,
+    target: float | None,
+    round_cap: int,
+    batch: int,
+    decisive: float | None = None,
+    leaf: int | None = None,
 ) -> None:
     for name, value in (("playouts", playouts), ("round_cap", round_cap), ("batch", batch)):
         if isinstance(value, bool) or not isinstance(value, int) or value < 1:
@@ -562,6 +725,8 @@ def _check_args(
         isinstance(decisive, bool) or not isinstance(decisive, (int, float)) or not 1 < decisive < math.inf
     ):
         raise AnalysisError(f"decisive must be a ratio above 1 (or None: no shortcut), not {decisive!r}")
+    if leaf is not None and (isinstance(leaf, bool) or not isinstance(leaf, int) or leaf < 1):
+        raise AnalysisError(f"leaf must be a whole number of rounds of at least 1 (or None), not {leaf!r}")
 
 
 def win_chances(
@@ -575,16 +740,19 @@ def win_chances(
     antithetic: bool = False,
     batch: int = DEFAULT_BATCH,
     decisive: float | None = None,
+    leaf: int | str | None = "default",
 ) -> Estimate:
     """Each player's (team's) chance to win from ``state``, by ``playouts`` playouts (see the
     module's docstring). ``state`` is left unchanged. With ``target`` (say 0.03), stop once
     every 95% interval is within ±target (at least MIN_PLAYOUTS first). ``decisive``: the
     late-game shortcut's ratio (say DECISIVE_RATIO; None, the default: every playout to its end).
-    Raises AnalysisError on bad arguments."""
-    _check_args(playouts, seed, target, round_cap, batch, decisive)
+    ``leaf``: truncated playouts of that many rounds scored by ``value`` (None: every playout
+    to its end; the default: LEAF_ROUNDS). Raises AnalysisError on bad arguments."""
+    leaf = LEAF_ROUNDS if leaf == "default" else leaf
+    _check_args(playouts, seed, target, round_cap, batch, decisive, leaf)
     if state.over:
         return _over(state, seed, round_cap)
-    run = _Run(state, seen, round_cap, antithetic, seed, decisive)
+    run = _Run(state, seen, round_cap, antithetic, seed, decisive, leaf)
     step = 2 if antithetic else 1
     index = 0
     while run.playouts + step <= max(playouts, step):
@@ -608,6 +776,7 @@ def compare(
     batch: int = DEFAULT_BATCH,
     decisive: float | None = None,
     on_batch: Callable[[Comparison], None] | None = None,
+    leaf: int | str | None = "default",
 ) -> Comparison:
     """Two positions of one game (say before and after a trade), each with its own chances,
     and the difference b - a per player (team) with its 95% interval. Playout i of both uses
@@ -620,7 +789,8 @@ def compare(
     meter); the returned comparison is the final one. It sees exactly what the final one would
     at that point (the same playouts, nothing else), and an exception it raises ends the
     comparison there (a caller that no longer wants the result)."""
-    _check_args(playouts, seed, target, round_cap, batch, decisive)
+    leaf = LEAF_ROUNDS if leaf == "default" else leaf
+    _check_args(playouts, seed, target, round_cap, batch, decisive, leaf)
     if on_batch is not None and not callable(on_batch):
         raise AnalysisError(f"on_batch must be callable (or None), not {on_batch!r}")
     if len(state_a.players) != len(state_b.players) or state_a.teams != state_b.teams:
@@ -628,8 +798,9 @@ def compare(
     if state_a.rules.to_json() != state_b.rules.to_json():
         raise AnalysisError("compare needs two positions under the same rules")
     if state_a.over or state_b.over:
-        a = win_chances(state_a, playouts, seed, target=target, seen=seen, round_cap=round_cap, decisive=decisive)
-        b = win_chances(state_b, playouts, seed, target=target, seen=seen, round_cap=round_cap, decisive=decisive)
+        kw = {"target": target, "seen": seen, "round_cap": round_cap, "decisive": decisive, "leaf": leaf}
+        a = win_chances(state_a, playouts, seed, **kw)
+        b = win_chances(state_b, playouts, seed, **kw)
         return Comparison(
             a,
             b,
@@ -638,8 +809,8 @@ def compare(
                 for ca, cb in zip(a.chances, b.chances, strict=True)
             ],
         )
-    ra = _Run(state_a, seen, round_cap, False, seed, decisive)
-    rb = _Run(state_b, seen, round_cap, False, seed, decisive)
+    ra = _Run(state_a, seen, round_cap, False, seed, decisive, leaf)
+    rb = _Run(state_b, seen, round_cap, False, seed, decisive, leaf)
     index = 0
     while index < playouts:
         ra.add(index)
@@ -721,6 +892,7 @@ def trade_meter(
     decisive: float | None = None,
     batch: int = DEFAULT_BATCH,
     on_batch: Callable[[Comparison], None] | None = None,
+    leaf: int | str | None = "default",
 ) -> Comparison:
     """Each side's win chance if the offer waiting in ``state`` is rejected (``a``) and if it is
     accepted (``b``), and the difference, by ``compare`` (common random numbers, sequential
@@ -729,4 +901,4 @@ def trade_meter(
     ``on_batch``: each interim comparison, as ``compare`` gives it."""
     rejected, accepted = trade_outcomes(state)
     return compare(rejected, accepted, playouts, seed, target=target, seen=seen, round_cap=round_cap,
-                   decisive=decisive, batch=batch, on_batch=on_batch)
+                   decisive=decisive, batch=batch, on_batch=on_batch, leaf=leaf)
