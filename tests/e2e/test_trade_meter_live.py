@@ -23,7 +23,8 @@ from games.models import Game, TradeMeter
 from tests.e2e.axe import FAILING, axe_violations, describe
 from tests.e2e.layout_helpers import DESKTOP, PHONE, page_width, width_id
 from tests.e2e.test_keyboard import open_page
-from tests.games.play_helpers import cheapest_deed, play_until, start_game, users_by_seat
+from tests.e2e.test_trade_meter import _meter_game
+from tests.games.play_helpers import cheapest_deed, users_by_seat
 
 pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True)]
 SHOTS = Path("/work/shots/e")  # (also copied there when it exists: the helper's brief)
@@ -151,11 +152,7 @@ def _check_interim_then_final(page, box: str, held: HeldCompute, artifacts, name
 @pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=width_id)
 def test_the_meter_shows_figures_so_far_then_the_final_ones(browser, site, artifacts, alice, bob,
                                                              stepped_meter, viewport):
-    game = start_game(alice, bob, preset="classic-short")
-    game.table.advisor = True
-    game.table.save(update_fields=["advisor"])
-    game = play_until(game, lambda st: st.pending() == "roll" and cheapest_deed(st, 0) is not None
-                      and cheapest_deed(st, 1) is not None)
+    game = _meter_game(alice, bob)
     state = GameState.from_json(game.state)
     me, other = state.current, 1 - state.current
     mine, theirs = cheapest_deed(state, me), cheapest_deed(state, other)
