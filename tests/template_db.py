@@ -52,8 +52,6 @@ def _lock_key(prefix: str) -> int:
 
 def _ensure_template(creation, cursor, template: str, verbosity: int) -> None:
     """Migrate the template unless it is there; the caller holds the lock."""
-    from django.core.management import call_command
-
     prefix = template.rsplit("_", 1)[0] + "_"
     cursor.execute("SELECT datname FROM pg_database WHERE datname LIKE %s", [prefix.replace("_", r"\_") + "%"])
     found = {row[0] for row in cursor.fetchall()}
@@ -64,16 +62,7 @@ def _ensure_template(creation, cursor, template: str, verbosity: int) -> None:
         cursor.execute(f"DROP DATABASE IF EXISTS {quote(old)}")
     building = template + "_new"
     cursor.execute(f"CREATE DATABASE {quote(building)}")
-    connection = creation.connection
-    name = connection.settings_dict["NAME"]
-    connection.close()
-    connection.settings_dict["NAME"] = building
-    try:
-        call_command("migrate", verbosity=max(verbosity - 1, 0), interactive=False,
-                     database=connection.alias, run_syncdb=True)
-    finally:
-        connection.close()
-        connection.settings_dict["NAME"] = name
+    _migrate_into(creation, building, verbosity)
     # Renamed once whole: a template is never seen half-migrated.
     cursor.execute(f"ALTER DATABASE {quote(building)} RENAME TO {quote(template)}")
 
@@ -85,14 +74,15 @@ def sqlite_template_path() -> Path:
     return Path(tempfile.gettempdir()) / "monopoly-test-templates" / checkout / f"sqlite-{migrations_digest()}.sqlite3"
 
 
-def _migrate_file(creation, path: Path, verbosity: int) -> None:
-    """Migrate a new SQLite file at ``path``, through the test connection pointed at it for a while."""
+def _migrate_into(creation, database: str | Path, verbosity: int) -> None:
+    """Migrate the new database ``database`` (a PostgreSQL template's name, or an SQLite file),
+    through the test connection pointed at it for a while."""
     from django.core.management import call_command
 
     connection = creation.connection
     name = connection.settings_dict["NAME"]
     connection.close()
-    connection.settings_dict["NAME"] = str(path)
+    connection.settings_dict["NAME"] = str(database)
     try:
         call_command("migrate", verbosity=max(verbosity - 1, 0), interactive=False,
                      database=connection.alias, run_syncdb=True)
@@ -114,7 +104,7 @@ def _fill_from_sqlite_template(creation, test_name: str, verbosity: int) -> None
             for old in template.parent.glob("sqlite-*"):  # (other migrations', one cut short)
                 old.unlink()
             building = template.with_name(template.name + ".new")
-            _migrate_file(creation, building, verbosity)
+            _migrate_into(creation, building, verbosity)
             building.rename(template)  # (whole: a template is never seen half-migrated)
         if verbosity >= 1:
             creation.log(f"Copying {template} to {test_name}...")
