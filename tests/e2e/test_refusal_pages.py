@@ -51,7 +51,7 @@ def test_a_move_after_the_session_ended_gets_the_sites_403_page(browser, site, a
         assert page.get_by_text("Only the players of this game may make moves.").is_visible()
         assert page.locator(".site-header").is_visible()
         page.get_by_role("link", name="Back to the game").click()
-        assert page.url == f"{site}/games/{game.pk}/"
+        page.wait_for_url(f"{site}/games/{game.pk}/")  # and its load: the page is there to measure
         assert Game.objects.get(pk=game.pk).version == version
         assert page.evaluate("document.documentElement.scrollWidth") <= width
     finally:
@@ -74,7 +74,7 @@ def test_a_form_with_a_stale_csrf_token_gets_the_sites_403_page(browser, site, a
         assert page.get_by_text("Reload the page and try again.").is_visible()
         assert "CSRF verification failed" not in page.content()
         page.get_by_role("link", name="Reload that page").click()
-        assert page.url == f"{site}/games/{game.pk}/"
+        page.wait_for_url(f"{site}/games/{game.pk}/")  # and its load: the page is there to measure
         assert Game.objects.get(pk=game.pk).version == version
         assert page.evaluate("document.documentElement.scrollWidth") <= width
     finally:
