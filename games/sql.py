@@ -47,9 +47,8 @@ from functools import cache
 from typing import Any
 
 from django.db import DatabaseError, connections
-from django.db.models import Case, Exists, Field, Model, OuterRef, Value, When
+from django.db.models import Exists, Field, Model, OuterRef
 from django.db.models.fields.json import KT
-from django.db.models.functions import Cast
 
 from accounts.models import User
 from games.models import DeedRow, Game, GameAction, Seat, Table
@@ -430,30 +429,14 @@ def _deed_sql(alias: str) -> tuple[str, list[Field]]:
 
 def update_deeds(game_id: int, values: dict[int, dict], *, using: str = "default") -> None:
     """Write each square's new ``values`` (its DEED_FIELDS) to the game's deed rows, as the ORM's
-    ``filter(game_id=game_id, square=sq).update(**values[sq])`` for each does, in one statement:
-    the one deed of most moves that change any by the statement above, several by the ORM (a
-    PostgreSQL-only UPDATE ... FROM VALUES for several measured no gain: issue 27)."""
+    ``filter(game_id=game_id, square=sq).update(**values[sq])`` for each does: the statement
+    above once per deed, sent together (``executemany``; psycopg pipelines it into one round
+    trip). Most moves change one deed; a game's start writes every one."""
     if not values:
-        return
-    if len(values) > 1:
-        _update_deeds_orm(game_id, values, using)
         return
     connection = connections[using]
     sql, fields = _deed_sql(using)
-    [(sq, row)] = values.items()
-    params = [*(f.get_db_prep_save(row[f.name], connection) for f in fields), game_id, sq]
+    params = [[*(f.get_db_prep_save(row[f.name], connection) for f in fields), game_id, sq]
+              for sq, row in values.items()]
     with connection.cursor() as cursor:
-        cursor.execute(sql, params)
-
-
-def _update_deeds_orm(game_id: int, values: dict[int, dict], using: str) -> None:
-    """Several deeds: the ORM's one UPDATE, a CASE on the square for each column (as
-    bulk_update writes it)."""
-    cases = {}
-    for name in DEED_FIELDS:
-        col = DeedRow._meta.get_field(name)
-        case = Case(*(When(square=sq, then=Value(row[name], output_field=col)) for sq, row in values.items()),
-                    output_field=col)
-        cases[name] = Cast(case, output_field=col) if connections[using].features.requires_casted_case_in_updates \
-            else case
-    DeedRow.objects.using(using).filter(game_id=game_id, square__in=list(values)).update(**cases)
+        cursor.executemany(sql, params)
