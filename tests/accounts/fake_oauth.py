@@ -8,10 +8,11 @@ from __future__ import annotations
 
 import json
 import secrets
-import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 from urllib.parse import parse_qs, urlencode, urlparse
+
+from tests.processes import serving_thread
 
 
 class FakeProvider:
@@ -23,7 +24,7 @@ class FakeProvider:
         self.tokens: set[str] = set()
         self.token_requests: list[dict[str, list[str]]] = []
         self.server = ThreadingHTTPServer(("127.0.0.1", 0), self._handler())
-        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+        self.thread = serving_thread(self.server)
 
     @property
     def base(self) -> str:

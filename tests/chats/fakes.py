@@ -27,6 +27,8 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
 
+from tests.processes import serving_thread
+
 DISCORD_ID, DISCORD_TOKEN = "112233445566778899", "T" * 68
 SLACK_TOKEN, SLACK_CHANNEL = "xoxb-1111-2222-abcdefghijkl", "C0123ABCD"
 TELEGRAM_TOKEN, TELEGRAM_CHAT = "123456789:" + "A" * 35, "-1001234567890"
@@ -93,7 +95,7 @@ class FakeChats:
         self.server.socket = context.wrap_socket(self.server.socket, server_side=True)
         self.port = self.server.server_address[1]
         self.base = f"https://localhost:{self.port}"
-        self._thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+        self._thread = serving_thread(self.server)
 
     def __enter__(self) -> FakeChats:
         self._thread.start()

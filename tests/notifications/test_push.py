@@ -23,6 +23,7 @@ from games.links import absolute, invite_path
 from notifications import push
 from notifications.models import Kind, PushSubscription
 from notifications.services import notify
+from tests.processes import serving_thread
 
 SUBJECT = "mailto:push@example.com"
 
@@ -64,7 +65,7 @@ class FakePushService:
 
         self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
         self.origin = f"http://127.0.0.1:{self.server.server_address[1]}"
-        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+        self.thread = serving_thread(self.server)
         self.thread.start()
 
     def close(self) -> None:
