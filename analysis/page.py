@@ -8,6 +8,7 @@ from typing import Any
 
 from django.urls import reverse
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from analysis.models import GameAnalysis
 from games.board_words import localized_board
@@ -22,6 +23,13 @@ from ratings.selectors import PLAYER_COLOURS
 
 def percent(p: float) -> str:
     return _("%(n)s%%") % {"n": round(100 * p)}
+
+
+def points(delta: float) -> str:
+    """A change of chance in percentage points, signed: "+19 points", "−3 points", "0 points"."""
+    n = round(100 * delta)
+    sign = "+" if n > 0 else "\u2212" if n < 0 else ""
+    return ngettext("%(sign)s%(n)s point", "%(sign)s%(n)s points", abs(n)) % {"sign": sign, "n": abs(n)}
 
 
 @dataclass
@@ -41,6 +49,8 @@ class Turning:
     line: str
     move: int | None
     replay_url: str
+    # The action's own swing, when it was measured (compute.turning_points): "+19 points".
+    alone: str | None = None
 
 
 @dataclass
@@ -96,7 +106,8 @@ def _turning(game: Game, row: GameAnalysis, sides: list[Side], state: GameState,
         out.append(Turning(
             side=sides[t["side"]], start=percent(t["from"]), end=percent(t["to"]), round=t["round"],
             to_round=t["to_round"], final=t["end"], line=line, move=move,
-            replay_url=reverse("games:game_replay", args=[game.pk]) + f"?step={t['step']}"))
+            replay_url=reverse("games:game_replay", args=[game.pk]) + f"?step={t['step']}",
+            alone=points(t["swing"]) if t.get("swing") is not None and line else None))
     return out
 
 

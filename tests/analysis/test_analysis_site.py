@@ -13,6 +13,7 @@ from django.utils import timezone
 
 from analysis import estimate, services, tasks
 from analysis.models import GameAnalysis
+from games.engine import GameState
 from games.models import Game
 from tests.analysis.conftest import finish
 from tests.games.play_helpers import autoplay, start_game
@@ -77,11 +78,32 @@ def test_the_analysis_is_computed_once_and_the_page_shows_it(client, finished, a
     assert "<bdi>Alice</bdi>" in html and "<bdi>Bob</bdi>" in html
     assert html.count('class="turning-swing"') == len(row.turning)
     assert "Move #" in html and "?step=" in html
+    assert html.count('class="turning-alone"') == sum(t["swing"] is not None for t in row.turning)
     assert ("Rent paid" in html and "(lucky)" in html) or "(unlucky)" in html
     # Linked from the game-over summary and from the replay.
     url = reverse("analysis:game", args=[finished.pk])
     assert url in client.get(reverse("games:game", args=[finished.pk])).content.decode()
     assert url in client.get(reverse("games:game_replay", args=[finished.pk])).content.decode()
+
+
+@pytest.mark.parametrize(("language", "gain", "loss"), [
+    ("en", "changed <bdi>{name}</bdi>'s chance by +19 points", "by \u22121 point ("),
+    ("es", "cambió la probabilidad de <bdi>{name}</bdi> en +19 puntos", "en \u22121 punto ("),
+])
+def test_a_turning_points_measured_swing_is_said_in_points(client, finished, alice, language, gain, loss):
+    assert services.analysis_run(game_id=finished.pk) == "done"
+    row = GameAnalysis.objects.get(game=finished)
+    turning = [t for t in row.turning if t["step"]]
+    assert turning, "no turning point names an action"
+    turning[0]["swing"] = 0.187
+    row.turning = [turning[0], {**turning[0], "swing": -0.0149}, {**turning[0], "swing": None}]
+    row.save(update_fields=["turning"])
+    names = [p.name for p in GameState.from_json(finished.state).players]
+    type(alice).objects.filter(pk=alice.pk).update(language=language)  # (the account's language)
+    client.force_login(alice)
+    html = client.get(reverse("analysis:game", args=[finished.pk])).content.decode()
+    assert html.count('class="turning-alone"') == 2  # (the third was not measured: nothing said)
+    assert gain.format(name=names[turning[0]["side"]]) in html and loss in html
 
 
 def test_the_page_shows_the_progress_while_the_analysis_runs(client, finished, alice):
