@@ -115,12 +115,17 @@ def fstring_words() -> dict[str, list[tuple[int, str]]]:
     return found
 
 
+def _site_paths() -> list[str]:
+    """The site's modules (no migrations), relative to the project root: the tests' parameters,
+    listed when pytest collects them (without parsing: that costs a second, for every run)."""
+    return [path.relative_to(ROOT).as_posix()
+            for folder in SOURCES for path in sorted((ROOT / folder).rglob("*.py"))
+            if "migrations" not in path.parts and "__pycache__" not in path.parts]
+
+
 @cache
 def _site_modules() -> tuple[tuple[str, ast.Module], ...]:
-    return tuple(
-        (path.relative_to(ROOT).as_posix(), ast.parse(path.read_text(encoding="utf-8")))
-        for folder in SOURCES for path in sorted((ROOT / folder).rglob("*.py"))
-        if "migrations" not in path.parts and "__pycache__" not in path.parts)
+    return tuple((rel, ast.parse((ROOT / rel).read_text(encoding="utf-8"))) for rel in _site_paths())
 
 
 def _gettext_calls(tree: ast.AST):
@@ -184,7 +189,7 @@ def test_the_check_sees_a_message_the_catalogue_lacks(tmp_path):
 # ---------------------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("rel", sorted({rel for rel, _tree in _site_modules()}))
+@pytest.mark.parametrize("rel", sorted(_site_paths()))
 def test_no_gettext_call_inside_an_f_string(rel):
     assert fstring_words().get(rel, []) == []
 
