@@ -21,10 +21,17 @@ from __future__ import annotations
 
 import fcntl
 import hashlib
+import os
+import shutil
 import sqlite3
+import subprocess
+import sys
 import tempfile
 import zlib
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
 
 import django
 
@@ -95,7 +102,10 @@ def _migrate_into(creation, database: str | Path, verbosity: int) -> None:
 _KEPT_OPEN: list[sqlite3.Connection] = []
 
 
-def _fill_from_sqlite_template(creation, test_name: str, verbosity: int) -> None:
+@contextmanager
+def _sqlite_template(migrate: Callable[[Path], None]) -> Iterator[Path]:
+    """The SQLite template file, made by ``migrate(file)`` if it is not there yet, held under the
+    file lock (for the copy the caller makes)."""
     template = sqlite_template_path()
     template.parent.mkdir(parents=True, exist_ok=True)
     with open(template.parent / ".lock", "a") as lock:
@@ -104,8 +114,13 @@ def _fill_from_sqlite_template(creation, test_name: str, verbosity: int) -> None
             for old in template.parent.glob("sqlite-*"):  # (other migrations', one cut short)
                 old.unlink()
             building = template.with_name(template.name + ".new")
-            _migrate_into(creation, building, verbosity)
+            migrate(building)
             building.rename(template)  # (whole: a template is never seen half-migrated)
+        yield template
+
+
+def _fill_from_sqlite_template(creation, test_name: str, verbosity: int) -> None:
+    with _sqlite_template(lambda building: _migrate_into(creation, building, verbosity)) as template:
         if verbosity >= 1:
             creation.log(f"Copying {template} to {test_name}...")
         source = sqlite3.connect(template)
@@ -115,6 +130,44 @@ def _fill_from_sqlite_template(creation, test_name: str, verbosity: int) -> None
         finally:
             source.close()
     _KEPT_OPEN.append(target)
+
+
+def _migrate_by_manage(building: Path) -> None:
+    # (A process without an SQLite test connection to borrow: the site's own migrate, on a file.)
+    with tempfile.TemporaryDirectory() as folder:
+        env = {**os.environ, "DJANGO_SETTINGS_MODULE": "config.settings", "DATABASE_URL": "", "VAR_DIR": folder}
+        subprocess.run([sys.executable, str(ROOT / "manage.py"), "migrate", "--run-syncdb", "--verbosity", "0"],
+                       cwd=ROOT, env=env, check=True, timeout=600)
+        shutil.move(Path(folder) / "db.sqlite3", building)
+
+
+def sqlite_template() -> Path:
+    """The SQLite template file, made first if no test of the run has made it: a migrated
+    database for a site to start from (tests/test_bench.py's benchmarks on SQLite copy it)."""
+    with _sqlite_template(_migrate_by_manage) as template:
+        return template
+
+
+def postgresql_copy(url: str, name: str) -> bool:
+    """``CREATE DATABASE name`` as a copy of the migrated template of ``url``'s database, once
+    this run's test databases were made from it (false, and nothing made, when it is not
+    there: the caller's ``migrate`` then does the work)."""
+    import psycopg
+
+    parts = urlsplit(url)
+    template = template_name({"NAME": parts.path.lstrip("/")})
+    admin = urlunsplit(parts._replace(path="/postgres"))
+    with psycopg.connect(admin, autocommit=True) as conn:
+        key = _lock_key(template.rsplit("_", 1)[0])
+        conn.execute("SELECT pg_advisory_lock(%s)", [key])
+        try:
+            if conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", [template]).fetchone() is None:
+                return False
+            conn.execute(f'DROP DATABASE IF EXISTS "{name}"')
+            conn.execute(f'CREATE DATABASE "{name}" WITH TEMPLATE "{template}"')
+            return True
+        finally:
+            conn.execute("SELECT pg_advisory_unlock(%s)", [key])
 
 
 def install() -> None:

@@ -22,6 +22,7 @@ from urllib.parse import urlsplit, urlunsplit
 import pytest
 
 from games.engine.ruleset import PRESET_NAMES
+from tests import template_db
 
 pytestmark = pytest.mark.slow
 
@@ -58,8 +59,17 @@ def assert_labels(out: str, *labels: str) -> None:
 
 
 @pytest.fixture(scope="module")
-def bench_database_url() -> str:
-    """A database of the benchmarks' own, next to the test database (dropped at the end)."""
+def sqlite_from() -> dict[str, str]:
+    """The environment of a benchmark that runs a site on SQLite (bench/correspondence.py): its
+    database a copy of the tests' migrated template, so that it migrates nothing."""
+    return {"BENCH_SQLITE_FROM": str(template_db.sqlite_template())}
+
+
+@pytest.fixture(scope="module")
+def bench_database_url(django_db_setup) -> str:
+    """A database of the benchmarks' own, next to the test database (dropped at the end): a copy
+    of the template the test databases were made from (tests/template_db.py), so that the
+    benchmark's ``migrate`` finds nothing to do."""
     import psycopg
 
     url = os.environ.get("DATABASE_URL", "")
@@ -70,6 +80,7 @@ def bench_database_url() -> str:
     worker = os.environ.get("PYTEST_XDIST_WORKER")
     name = f"test_{parts.path.lstrip('/')}_bench" + (f"_{worker}" if worker else "")
     admin = urlunsplit(parts._replace(path="/postgres"))
+    template_db.postgresql_copy(url, name)
     yield urlunsplit(parts._replace(path=f"/{name}"))
     with psycopg.connect(admin, autocommit=True) as conn:
         conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
@@ -100,14 +111,14 @@ def test_replay_steps():
                   "new, one step:", "actions applied at most")
 
 
-def test_notifications():
-    out = run("notifications.py", "--games", "1", "--rounds", "1")
+def test_notifications(sqlite_from):
+    out = run("notifications.py", "--games", "1", "--rounds", "1", env=sqlite_from)
     assert_labels(out, "waits/round", "e-mails/round", "per decision/round", "reminders/round", "page closed",
                   "page closed, with aids", "slow", "page open")
 
 
-def test_pace():
-    out = run("pace.py", "--games", "1", "--rounds", "1", "--clock-games", "1")
+def test_pace(sqlite_from):
+    out = run("pace.py", "--games", "1", "--rounds", "1", "--clock-games", "1", env=sqlite_from)
     assert_labels(out, "visits/human/round", "decisions/human/round", "days/round", "classic ", "world-classic ",
                   "visits began with (no aids)", "visits began with (today aids)", "visits began with (all aids)",
                   "timeouts/human/100 rounds", "forfeits/game", "auto days/game", "fixed 24 h", "bank 3d+4h, 08-22")
@@ -178,8 +189,8 @@ def test_move_cpu(bench_database_url, tmp_path):
                   "A/B (", "off - on", "games.services.moves:_write:")
 
 
-def test_channels():
-    out = run("channels.py", "--games", "1", "--rounds", "1")
+def test_channels(sqlite_from):
+    out = run("channels.py", "--games", "1", "--rounds", "1", env=sqlite_from)
     assert_labels(out, "waits/rnd", "posts/rnd", "edits/rnd", "requests/rnd", "mentions/rnd", "wrong mentions",
                   "discord ", "slack ", "telegram ", "webhook ", "move CPU")
 
