@@ -15,6 +15,9 @@ On SQLite (the embedded defaults, ``bin/test --fast``) each worker's in-memory t
 filled from a migrated template file in the system's temporary folder, named by the same digest,
 with SQLite's backup API (a copy of pages, no SQL run); a file lock plays the advisory lock's part.
 A process's test database is then ready in under a second instead of about 10 s of migrations.
+
+The benchmarks' smoke runs (tests/test_bench.py) start from the same templates: ``sqlite_template``
+(made by ``manage.py migrate`` when no test of the run made it) and ``postgresql_copy``.
 """
 
 from __future__ import annotations
