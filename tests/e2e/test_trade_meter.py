@@ -39,6 +39,14 @@ def _meter_game(alice, bob) -> Game:
                       and cheapest_deed(st, 1) is not None)
 
 
+def ask_meter(page, mine: int, theirs: int) -> None:
+    """In the trade builder: give the deed ``mine`` for ``theirs`` and ask for the meter."""
+    page.locator("#trade summary").click()
+    page.locator(f'input[name="give_squares"][value="{mine}"]').check()
+    page.locator(f'input[name="take_squares"][value="{theirs}"]').check()
+    page.get_by_role("button", name="Estimate win chances").click()
+
+
 @pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=width_id)
 def test_both_players_read_the_meter_of_a_trade(browser, site, artifacts, alice, bob, inline_meter, viewport):
     game = _meter_game(alice, bob)
@@ -51,10 +59,7 @@ def test_both_players_read_the_meter_of_a_trade(browser, site, artifacts, alice,
 
     context, page = open_page(browser, site, users[me], game, viewport)
     try:
-        page.locator("#trade summary").click()
-        page.locator(f'input[name="give_squares"][value="{mine}"]').check()
-        page.locator(f'input[name="take_squares"][value="{theirs}"]').check()
-        page.get_by_role("button", name="Estimate win chances").click()
+        ask_meter(page, mine, theirs)
         table = page.locator("#trade-meter table.meter-table")
         table.wait_for(timeout=60000)
         text = page.locator("#trade-meter").inner_text()

@@ -23,7 +23,7 @@ from games.models import Game, TradeMeter
 from tests.e2e.axe import FAILING, axe_violations, describe
 from tests.e2e.layout_helpers import DESKTOP, PHONE, page_width, width_id
 from tests.e2e.test_keyboard import open_page
-from tests.e2e.test_trade_meter import _meter_game
+from tests.e2e.test_trade_meter import _meter_game, ask_meter
 from tests.games.play_helpers import cheapest_deed, users_by_seat
 
 pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True)]
@@ -170,10 +170,7 @@ def test_the_meter_shows_figures_so_far_then_the_final_ones(browser, site, artif
     # The proposer's builder.
     context, page = open_page(browser, site, users[me], game, viewport)
     try:
-        page.locator("#trade summary").click()
-        page.locator(f'input[name="give_squares"][value="{mine}"]').check()
-        page.locator(f'input[name="take_squares"][value="{theirs}"]').check()
-        page.get_by_role("button", name="Estimate win chances").click()
+        ask_meter(page, mine, theirs)
         page.locator("#trade-meter .meter-pending").wait_for()  # (no worker: pending)
         row = _wait_for_row(set())
         _listen(page, "#trade-meter")
