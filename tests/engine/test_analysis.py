@@ -33,14 +33,6 @@ pytestmark = pytest.mark.slow
 CLASSIC = RuleSet.build("classic")
 
 
-@pytest.fixture(scope="module")
-def positions() -> dict[int, GameState]:
-    """One four-player game of strategy bots, as rounds 8 and 20 began."""
-    got = bot_game_positions(CLASSIC, 4, 105, [8, 20])
-    assert set(got) == {8, 20}
-    return got
-
-
 def _give(st: GameState, p: int, amount: int) -> None:
     """Money from outside the game, the ledger kept (sum(cash) + pots + bank == money)."""
     st.players[p].cash += amount

@@ -10,7 +10,6 @@ from games.engine import RuleSet, apply, new_game
 from games.engine.analysis import (
     VALUE_COEF,
     AnalysisError,
-    bot_game_positions,
     compare,
     playout,
     playout_key,
@@ -28,14 +27,6 @@ from .test_analysis import _certain_win, _hidden_future_changed, _own_dice
 pytestmark = pytest.mark.slow
 
 CLASSIC = RuleSet.build("classic")
-
-
-@pytest.fixture(scope="module")
-def positions() -> dict[int, GameState]:
-    """One four-player game of strategy bots (not one the value was fitted on: 7000-8599)."""
-    got = bot_game_positions(CLASSIC, 4, 105, [8, 20, 30])
-    assert set(got) == {8, 20, 30}
-    return got
 
 
 def _swapped(st: GameState, a: int, b: int) -> GameState:
